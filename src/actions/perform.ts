@@ -1,0 +1,102 @@
+import type { Page } from 'playwright';
+import type { Action } from './action.js';
+import { playwrightChord } from './keys.js';
+
+/** How a `type` step reaches the focused control on replay. */
+export type TypeMode =
+  /** Key presses appended at the caret, exactly as recorded. */
+  | 'keys'
+  /** The control was empty when recorded: its text is selected first, so typing replaces it (idempotent). */
+  | 'replace'
+  /** A <select>: the option whose label or value matches the text is chosen, never a keystroke guess. */
+  | 'select';
+
+/**
+ * Runs one action on the page, as a person would: a click first moves the pointer to the
+ * target (hover states apply). Coordinates are viewport CSS pixels.
+ */
+export async function performAction(page: Page, action: Action, typeMode: TypeMode = 'keys'): Promise<void> {
+  switch (action.type) {
+    case 'click':
+      await page.mouse.move(action.x, action.y);
+      await page.mouse.click(action.x, action.y, { button: action.button });
+      return;
+    case 'double_click':
+      await page.mouse.move(action.x, action.y);
+      await page.mouse.dblclick(action.x, action.y);
+      return;
+    case 'type':
+      await typeText(page, action.text, typeMode);
+      return;
+    case 'keypress':
+      await page.keyboard.press(playwrightChord(action.keys));
+      return;
+    case 'scroll':
+      await page.mouse.move(action.x, action.y);
+      await page.mouse.wheel(action.scroll_x, action.scroll_y);
+      return;
+    case 'drag': {
+      const [first, ...rest] = action.path;
+      if (!first) return;
+      await page.mouse.move(first.x, first.y);
+      await page.mouse.down();
+      for (const point of rest) await page.mouse.move(point.x, point.y, { steps: 4 });
+      await page.mouse.up();
+      return;
+    }
+    case 'move':
+      await page.mouse.move(action.x, action.y);
+      return;
+    case 'wait':
+      await page.waitForTimeout(action.ms);
+      return;
+    case 'goto':
+      await page.goto(action.url, { waitUntil: 'domcontentloaded' });
+      return;
+  }
+}
+
+const SELECT_FOCUSED_TEXT = `(function () {
+  var element = document.activeElement;
+  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) element.select();
+})()`;
+
+async function typeText(page: Page, text: string, mode: TypeMode): Promise<void> {
+  switch (mode) {
+    case 'keys':
+      await page.keyboard.type(text);
+      return;
+    case 'replace':
+      await page.evaluate(SELECT_FOCUSED_TEXT);
+      if (text === '') await page.keyboard.press('Delete');
+      else await page.keyboard.type(text);
+      return;
+    case 'select':
+      await selectFocusedOption(page, text);
+      return;
+  }
+}
+
+/**
+ * Runs in the page with the text to choose. A string, not a function: bundlers that rename
+ * or wrap inner functions (esbuild's keepNames) would break a serialized closure.
+ */
+const SELECT_FOCUSED_OPTION = `(function (wanted) {
+  var select = document.activeElement;
+  if (!(select instanceof HTMLSelectElement)) return { ok: false, why: 'the focused element is no longer a <select>' };
+  var fold = function (value) { return value.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim(); };
+  var options = Array.prototype.slice.call(select.options);
+  var match = options.find(function (o) { return o.value === wanted || o.label === wanted; }) ||
+    options.find(function (o) { return fold(o.value) === fold(wanted) || fold(o.label) === fold(wanted); });
+  if (!match) return { ok: false, why: 'no option matches ' + JSON.stringify(wanted) + ' (options: ' + options.map(function (o) { return o.label; }).join(', ') + ')' };
+  select.value = match.value;
+  select.dispatchEvent(new Event('input', { bubbles: true }));
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true };
+})`;
+
+/** Chooses the option of the focused <select> whose value or label matches, case and punctuation aside. */
+async function selectFocusedOption(page: Page, text: string): Promise<void> {
+  const chosen = (await page.evaluate(`${SELECT_FOCUSED_OPTION}(${JSON.stringify(text)})`)) as { ok: boolean; why?: string };
+  if (!chosen.ok) throw new Error(chosen.why);
+}

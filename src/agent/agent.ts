@@ -1,0 +1,38 @@
+import type { Action } from '../actions/action.js';
+
+export type StepKind = 'cached' | 'relocated' | 'agent';
+
+/** What an agent sees when it is asked for the next actions. */
+export type Observation = {
+  /** The task as the caller gave it. */
+  task: string;
+  /** Bound parameter values; secrets are shown as "********". */
+  params: Record<string, string>;
+  /** PNG of the viewport. */
+  screenshot: Buffer;
+  url: string;
+  viewport: { width: number; height: number };
+  /** The steps done so far in this run, in order. */
+  history: { action: Action; intent?: string; kind: StepKind }[];
+  /** Present when the agent takes over from a cached step that diverged. */
+  divergence?: { step: number; intent?: string; reason: string };
+};
+
+export type AgentDecision = { actions: Action[]; intent?: string };
+export type AgentDone = { done: true; answer?: string };
+export type AgentAnswer = AgentDecision | AgentDone;
+
+/**
+ * A policy asked for the next actions. It never drives the page itself: the engine acts,
+ * checks and records, which is what makes mid-run takeover and re-joining possible.
+ * One `next()` is one agent (model) call.
+ */
+export interface Agent {
+  /** Shown in run results and logs. */
+  readonly name?: string;
+  next(observation: Observation): Promise<AgentAnswer>;
+}
+
+export function isDone(answer: AgentAnswer): answer is AgentDone {
+  return 'done' in answer && answer.done === true;
+}

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright';
+import { RoteError } from '../errors/roteError.js';
+
+export const INSTALL_HINT =
+  'Install one with `apt-get update && apt-get install -y chromium` (Debian, as root), ' +
+  'or `npx playwright install chromium` where downloads are allowed, ' +
+  'or point ROTE_CHROMIUM at a Chromium or Chrome binary.';
+
+export type ChromiumSource = 'option' | 'ROTE_CHROMIUM' | 'playwright' | 'system';
+
+/**
+ * Finds a Chromium binary, in this order: the explicit option, `ROTE_CHROMIUM`,
+ * Playwright's own downloaded browser, Debian's /usr/bin/chromium.
+ */
+export function findChromium(explicitPath?: string, env: NodeJS.ProcessEnv = process.env): { path: string; source: ChromiumSource } {
+  if (explicitPath !== undefined) return { path: mustExist(explicitPath, 'the executablePath option'), source: 'option' };
+  const fromEnv = env.ROTE_CHROMIUM;
+  if (fromEnv) return { path: mustExist(fromEnv, 'ROTE_CHROMIUM'), source: 'ROTE_CHROMIUM' };
+  const bundled = playwrightChromium();
+  if (bundled) return { path: bundled, source: 'playwright' };
+  for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+    if (existsSync(candidate)) return { path: candidate, source: 'system' };
+  }
+  throw new RoteError('browser-not-found', `rote: no Chromium found (looked at ROTE_CHROMIUM, Playwright's browsers, /usr/bin/chromium). ${INSTALL_HINT}`);
+}
+
+function mustExist(path: string, where: string): string {
+  if (!existsSync(path)) {
+    throw new RoteError('browser-not-found', `rote: ${where} is "${path}", but no file is there. ${INSTALL_HINT}`);
+  }
+  return path;
+}
+
+function playwrightChromium(): string | undefined {
+  try {
+    const path = chromium.executablePath();
+    return path && existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}

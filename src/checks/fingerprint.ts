@@ -1,0 +1,43 @@
+import type { Box } from './geometry.js';
+
+/**
+ * Who an action lands on, in the browser's own accessibility terms: the role and accessible
+ * name Chromium computes, plus the tag and input type. Two targets are the same element
+ * for rote when their fingerprints are equal.
+ */
+export type Fingerprint = {
+  role: string;
+  name: string;
+  tag: string;
+  inputType: string | null;
+};
+
+/** A live element under a point or holding the focus, as captured before an action. */
+export type Target = {
+  fingerprint: Fingerprint;
+  /** Viewport box in CSS pixels. */
+  box: Box;
+  /** checked state of a checkbox or radio, else null. */
+  checked: boolean | null;
+  /** Whether a text-entry control currently holds any text (never its value: it may be secret). */
+  hasText: boolean;
+  /** The nearest named container (row, dialog, group...), which tells apart targets that share a fingerprint. */
+  context: string | null;
+};
+
+/** The fingerprint is what identifies a target; box, state and context are evidence around it. */
+export function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
+  return a.role === b.role && a.name === b.name && a.tag === b.tag && a.inputType === b.inputType;
+}
+
+export function describeFingerprint(fingerprint: Fingerprint): string {
+  const kind = fingerprint.inputType ? `${fingerprint.role}, ${fingerprint.tag}[type=${fingerprint.inputType}]` : `${fingerprint.role}, ${fingerprint.tag}`;
+  return `${JSON.stringify(fingerprint.name)} (${kind})`;
+}
+
+/** ARIA roles Playwright's getByRole can count, so uniqueness can be measured for them. */
+export const COUNTABLE_ROLES = new Set([
+  'button', 'checkbox', 'combobox', 'link', 'listbox', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
+  'option', 'radio', 'searchbox', 'slider', 'spinbutton', 'switch', 'tab', 'textbox', 'treeitem', 'gridcell', 'row', 'cell',
+  'columnheader', 'rowheader', 'heading', 'img', 'dialog', 'alertdialog',
+]);

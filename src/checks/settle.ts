@@ -1,0 +1,91 @@
+import type { Page, Request } from 'playwright';
+
+/**
+ * Watches the main frame for document navigations, so that after an action rote waits for a
+ * navigation the action started instead of checking the next step against the old page.
+ */
+class NavigationWatch {
+  private pending = new Set<Request>();
+  private commits = 0;
+
+  constructor(private readonly page: Page) {
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.pending.add(request);
+    });
+    const done = (request: Request) => this.pending.delete(request);
+    page.on('requestfailed', done);
+    // A navigation answered without a document (204, a download) finishes without a commit.
+    page.on('requestfinished', (request) => setTimeout(() => done(request), 50));
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) {
+        this.commits++;
+        this.pending.clear();
+      }
+    });
+  }
+
+  get commitCount(): number {
+    return this.commits;
+  }
+
+  get navigating(): boolean {
+    return this.pending.size > 0;
+  }
+}
+
+const watches = new WeakMap<Page, NavigationWatch>();
+
+export function navigationWatch(page: Page): NavigationWatch {
+  let watch = watches.get(page);
+  if (!watch) {
+    watch = new NavigationWatch(page);
+    watches.set(page, watch);
+  }
+  return watch;
+}
+
+/** Resolves once the DOM has had no mutation for `quietMs`, after two animation frames; at most `maxMs`. */
+const DOM_QUIET = `(function (quietMs, maxMs) {
+  return new Promise(function (resolve) {
+    var start = performance.now(), last = start, timer;
+    var observer = new MutationObserver(function () { last = performance.now(); });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    function check() {
+      var now = performance.now();
+      if (now - last >= quietMs || now - start >= maxMs) { observer.disconnect(); resolve(true); }
+      else timer = setTimeout(check, Math.max(5, quietMs - (now - last)));
+    }
+    requestAnimationFrame(function () { requestAnimationFrame(check); });
+  });
+})`;
+
+export type SettleOptions = { quietMs?: number; timeoutMs?: number };
+
+/**
+ * Lets the page come to rest after an action: a navigation the action started has committed
+ * and reached DOMContentLoaded, and the DOM has been quiet for a moment. Bounded by timeoutMs;
+ * a slow page is caught by the next step's checks, which wait for their target.
+ */
+export async function settle(page: Page, commitsBefore: number, options: SettleOptions = {}): Promise<void> {
+  const quietMs = options.quietMs ?? 40;
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const watch = navigationWatch(page);
+  for (;;) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0 || page.isClosed()) return;
+    if (watch.navigating) {
+      await page.waitForEvent('framenavigated', { timeout: remaining }).catch(() => {});
+      continue;
+    }
+    if (watch.commitCount !== commitsBefore) {
+      await page.waitForLoadState('domcontentloaded', { timeout: remaining }).catch(() => {});
+      commitsBefore = watch.commitCount;
+    }
+    const quiet = await page
+      .evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)})`)
+      .then(() => true)
+      .catch(() => false);
+    // Quiet, and nothing started meanwhile: settled. A torn-down context means a navigation began.
+    if (quiet && !watch.navigating && watch.commitCount === commitsBefore) return;
+  }
+}

@@ -1,0 +1,114 @@
+import type { Page } from 'playwright';
+import { cdpSession } from './cdp.js';
+import type { Fingerprint, Target } from './fingerprint.js';
+import type { Point } from './geometry.js';
+
+/**
+ * Runs in the page. Picks the element an action really lands on: the element under the
+ * point (or holding the focus), raised to its nearest interactive ancestor (a click on a
+ * button's <span> is a click on the button), and a <label> resolved to its control, since
+ * clicking a label acts on the control.
+ */
+const PICK_ELEMENT = `(function (mode, x, y) {
+  var el = mode === 'point' ? document.elementFromPoint(x, y) : document.activeElement;
+  if (mode === 'point') {
+    while (el && el.shadowRoot) { var inner = el.shadowRoot.elementFromPoint(x, y); if (!inner || inner === el) break; el = inner; }
+  } else {
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  }
+  if (!el) return null;
+  var widget = el.closest('button,a[href],input,select,textarea,summary,option,[contenteditable=""],[contenteditable="true"],' +
+    '[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],' +
+    '[role=textbox],[role=combobox],[role=gridcell],[role=treeitem],[role=menuitemcheckbox],[role=menuitemradio]');
+  var target = widget || el;
+  var label = target.closest('label');
+  if (label && label.control && target === label) target = label.control;
+  else if (!widget && label && label.control) target = label.control;
+  return target;
+})`;
+
+/** Runs with `this` = the picked element: geometry and state, never the value itself. */
+const DESCRIBE_ELEMENT = `function () {
+  var r = this.getBoundingClientRect();
+  var tag = this.tagName ? this.tagName.toLowerCase() : '#node';
+  var type = tag === 'input' ? (this.getAttribute('type') || 'text').toLowerCase() : null;
+  var checkable = tag === 'input' && (type === 'checkbox' || type === 'radio');
+  var hasText = (tag === 'input' || tag === 'textarea') ? String(this.value || '').length > 0 : (this.isContentEditable ? (this.textContent || '').length > 0 : false);
+  return { x: r.x, y: r.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText };
+}`;
+
+type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean };
+type AXValue = { value?: unknown };
+type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; properties?: { name: string; value: AXValue }[] };
+
+const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 'InlineTextBox', 'LineBreak', 'LabelText']);
+const CONTEXT_ROLES = new Set(['row', 'listitem', 'dialog', 'alertdialog', 'group', 'radiogroup', 'region', 'form', 'tabpanel', 'article', 'menu', 'listbox', 'treeitem']);
+
+/** The target an action at `point` (viewport CSS pixels) would land on, or null if none. */
+export function targetAt(page: Page, point: Point): Promise<Target | null> {
+  return captureTarget(page, `${PICK_ELEMENT}('point', ${Number(point.x)}, ${Number(point.y)})`);
+}
+
+/** The element typing or a key press would go to. */
+export function focusedTarget(page: Page): Promise<Target | null> {
+  return captureTarget(page, `${PICK_ELEMENT}('focus', 0, 0)`);
+}
+
+async function captureTarget(page: Page, expression: string): Promise<Target | null> {
+  const cdp = await cdpSession(page);
+  const objectGroup = 'rote-target';
+  try {
+    const picked = await cdp.send('Runtime.evaluate', { expression, objectGroup, returnByValue: false });
+    const objectId = picked.result.objectId;
+    if (!objectId || picked.result.subtype === 'null') return null;
+    // Both requests go out together: one round trip for geometry and accessibility.
+    const [described, ax] = await Promise.all([
+      cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: DESCRIBE_ELEMENT, returnByValue: true }),
+      cdp.send('Accessibility.getPartialAXTree', { objectId, fetchRelatives: true }),
+    ]);
+    const element = described.result.value as Described | undefined;
+    if (!element) return null;
+    return toTarget(element, ax.nodes as AXNode[]);
+  } catch {
+    // A navigation tore the document down mid-capture: there is no target to speak of yet.
+    return null;
+  } finally {
+    cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+  }
+}
+
+function toTarget(element: Described, nodes: AXNode[]): Target {
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+  let node: AXNode | undefined = nodes[0];
+  // An element that is not itself in the accessibility tree speaks through its nearest named ancestor.
+  while (node && (node.ignored || UNNAMED_ROLES.has(String(node.role?.value ?? 'none')))) {
+    node = node.parentId ? byId.get(node.parentId) : undefined;
+  }
+  const fingerprint: Fingerprint = {
+    role: String(node?.role?.value ?? 'none'),
+    name: normalizeName(node?.name?.value),
+    tag: element.tag,
+    inputType: element.type,
+  };
+  return {
+    fingerprint,
+    box: { x: element.x, y: element.y, width: element.width, height: element.height },
+    checked: element.checked,
+    hasText: element.hasText,
+    context: contextOf(node, byId),
+  };
+}
+
+function contextOf(node: AXNode | undefined, byId: Map<string, AXNode>): string | null {
+  let current = node?.parentId ? byId.get(node.parentId) : undefined;
+  while (current) {
+    const name = normalizeName(current.name?.value);
+    if (!current.ignored && CONTEXT_ROLES.has(String(current.role?.value)) && name) return `${String(current.role?.value)}: ${name.slice(0, 200)}`;
+    current = current.parentId ? byId.get(current.parentId) : undefined;
+  }
+  return null;
+}
+
+function normalizeName(value: unknown): string {
+  return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
+}

@@ -1,0 +1,95 @@
+import pixelmatch from 'pixelmatch';
+import type { Page } from 'playwright';
+import sharp from 'sharp';
+import { intersect, roundBox, type Box, type Point } from './geometry.js';
+
+/** Margin kept around a target, so a crop shows its edges and what sits right against it. */
+export const CROP_PADDING = 6;
+const MAX_CROP = { width: 480, height: 240 };
+/** Share of unmasked pixels that may differ (anti-aliasing and sub-pixel text aside). */
+const MAX_DIFF_RATIO = 0.01;
+const MAX_DIFF_PIXELS_ALWAYS_OK = 6;
+
+export type VisualMismatch = { reason: string; diffRatio: number; actual: Buffer; diff?: Buffer };
+
+/**
+ * The crop that stands for a target: its box plus a margin, no larger than MAX_CROP (centred on
+ * the point acted on, for large targets), within the viewport.
+ */
+export function cropRectFor(box: Box, point: Point | undefined, viewport: { width: number; height: number }): Box | undefined {
+  let rect: Box = { x: box.x - CROP_PADDING, y: box.y - CROP_PADDING, width: box.width + 2 * CROP_PADDING, height: box.height + 2 * CROP_PADDING };
+  const centre = point ?? { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  if (rect.width > MAX_CROP.width) rect = { ...rect, x: centre.x - MAX_CROP.width / 2, width: MAX_CROP.width };
+  if (rect.height > MAX_CROP.height) rect = { ...rect, y: centre.y - MAX_CROP.height / 2, height: MAX_CROP.height };
+  const visible = intersect(rect, { x: 0, y: 0, width: viewport.width, height: viewport.height });
+  return visible ? roundBox(visible) : undefined;
+}
+
+export async function screenshotCrop(page: Page, clip: Box): Promise<Buffer> {
+  return page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: 5000 });
+}
+
+type Raw = { data: Buffer; width: number; height: number };
+
+async function decode(png: Buffer): Promise<Raw> {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+function paintMasks(image: Raw, masks: readonly Box[]): void {
+  for (const mask of masks) {
+    const area = intersect(mask, { x: 0, y: 0, width: image.width, height: image.height });
+    if (!area) continue;
+    const box = roundBox(area);
+    for (let y = box.y; y < Math.min(image.height, box.y + box.height); y++) {
+      image.data.fill(0, (y * image.width + box.x) * 4, (y * image.width + Math.min(image.width, box.x + box.width)) * 4);
+    }
+  }
+}
+
+/**
+ * Compares a recorded crop with a live one. Masked regions (crop-relative boxes that render
+ * parameter values) are blanked in both. Returns null for a match, else the mismatch with a
+ * diff image, as Playwright's comparators do.
+ */
+export async function compareCrops(recorded: Buffer, actual: Buffer, masks: readonly Box[]): Promise<VisualMismatch | null> {
+  if (recorded.equals(actual)) return null;
+  const [expected, current] = await Promise.all([decode(recorded), decode(actual)]);
+  if (expected.width !== current.width || expected.height !== current.height) {
+    return { reason: `the crop is ${current.width}x${current.height}, recorded ${expected.width}x${expected.height}`, diffRatio: 1, actual };
+  }
+  paintMasks(expected, masks);
+  paintMasks(current, masks);
+  const diff = Buffer.alloc(expected.data.length);
+  const differing = pixelmatch(expected.data, current.data, diff, expected.width, expected.height, { threshold: 0.1 });
+  const diffRatio = differing / (expected.width * expected.height);
+  if (differing <= MAX_DIFF_PIXELS_ALWAYS_OK || diffRatio <= MAX_DIFF_RATIO) return null;
+  const diffPng = await sharp(diff, { raw: { width: expected.width, height: expected.height, channels: 4 } }).png().toBuffer();
+  return { reason: `${(diffRatio * 100).toFixed(1)}% of the target's pixels differ from the recording`, diffRatio, actual, diff: diffPng };
+}
+
+/**
+ * Playwright's stable-screenshot idea, one shot in the usual case: take the crop and compare;
+ * on a mismatch keep taking it until two consecutive shots are equal (the page has settled)
+ * or the deadline passes, and compare the last one.
+ */
+export async function matchCropStable(
+  page: Page,
+  clip: Box,
+  recorded: Buffer,
+  masks: readonly Box[],
+  deadline: number,
+): Promise<{ mismatch: VisualMismatch | null; actual: Buffer; shots: number }> {
+  let actual = await screenshotCrop(page, clip);
+  let shots = 1;
+  let mismatch = await compareCrops(recorded, actual, masks);
+  while (mismatch && Date.now() < deadline) {
+    const next = await screenshotCrop(page, clip);
+    shots++;
+    const settled = next.equals(actual);
+    actual = next;
+    if (settled) break;
+    mismatch = await compareCrops(recorded, actual, masks);
+  }
+  return { mismatch, actual, shots };
+}

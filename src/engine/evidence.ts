@@ -1,0 +1,72 @@
+import { actionPoint, type Action } from '../actions/action.js';
+import type { TypeMode } from '../actions/perform.js';
+import type { Fingerprint, Target } from '../checks/fingerprint.js';
+import type { Box } from '../checks/geometry.js';
+import { paramRegions } from '../checks/paramRegions.js';
+import { focusedTarget, targetAt } from '../checks/target.js';
+import { countMatching } from '../checks/uniqueness.js';
+import { cropRectFor, screenshotCrop } from '../checks/visual.js';
+import type { Page } from 'playwright';
+import type { BoundParams } from '../params/params.js';
+import type { NodeState } from './trajectoryNode.js';
+
+/** The evidence recorded with an agent's action, taken on the page just before it acts. */
+export type RecordedEvidence = {
+  url: string;
+  target: Target | null;
+  fingerprint: Fingerprint | null;
+  box: Box | null;
+  crop: Buffer | null;
+  /** Crop relative to the target box. */
+  cropRect: Box | null;
+  masks: Box[];
+  state: NodeState;
+};
+
+/** The element an action lands on: under its point, or holding the focus for typing and keys. */
+export async function targetOf(page: Page, action: Action, point = actionPoint(action)): Promise<Target | null> {
+  if (point) return targetAt(page, point);
+  switch (action.type) {
+    case 'type':
+    case 'keypress':
+      return focusedTarget(page);
+    default:
+      return null;
+  }
+}
+
+export function typeModeFor(target: Target | null): TypeMode {
+  if (!target) return 'keys';
+  if (target.fingerprint.tag === 'select') return 'select';
+  const textControl = target.fingerprint.tag === 'textarea' || (target.fingerprint.tag === 'input' && target.fingerprint.inputType !== null);
+  return textControl && !target.hasText ? 'replace' : 'keys';
+}
+
+/** A target shared by several elements needs a wider look around it and no masking to be told apart. */
+export function isUniqueTarget(state: NodeState): boolean {
+  return state.matches === 1 || state.matches === null || state.matches === undefined;
+}
+
+export async function captureEvidence(page: Page, action: Action, params: BoundParams): Promise<RecordedEvidence> {
+  const url = page.url();
+  const point = actionPoint(action);
+  const target = await targetOf(page, action, point);
+  const state: NodeState = {};
+  if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state };
+
+  state.matches = await countMatching(page, target.fingerprint);
+  state.context = target.context;
+  if (target.checked !== null) state.checkedBefore = target.checked;
+  if (action.type === 'type') state.typeMode = typeModeFor(target);
+
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  const unique = isUniqueTarget(state);
+  // A target that is not unique is recorded with its surroundings (its row, its neighbours).
+  const area = unique ? target.box : { ...target.box, x: 0, width: viewport.width };
+  const rect = cropRectFor(area, point, viewport);
+  if (!rect) return { url, target, fingerprint: target.fingerprint, box: target.box, crop: null, cropRect: null, masks: [], state };
+  const crop = await screenshotCrop(page, rect);
+  const masks = unique ? await paramRegions(page, Object.values(params), rect) : [];
+  const cropRect = { x: rect.x - target.box.x, y: rect.y - target.box.y, width: rect.width, height: rect.height };
+  return { url, target, fingerprint: target.fingerprint, box: target.box, crop, cropRect, masks, state };
+}

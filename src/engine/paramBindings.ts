@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import type { Page } from 'playwright';
+import type { Target } from '../checks/fingerprint.js';
+import type { BoundParams } from '../params/params.js';
+import { asBoolean, fold } from '../params/fold.js';
+import { templateNames } from '../params/template.js';
+import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
+
+/** Roles whose accessible name may come from a parameter: an option, a radio, a row picked by a value. */
+const SEMANTIC_ROLES = new Set(['radio', 'option', 'checkbox', 'link', 'button', 'row', 'cell', 'gridcell', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'tab', 'treeitem', 'listitem']);
+
+function paramsWithValue(params: BoundParams, text: string): string[] {
+  const folded = fold(text);
+  if (folded === '') return [];
+  return Object.entries(params)
+    .filter(([, value]) => fold(value) === folded)
+    .map(([name]) => name);
+}
+
+/**
+ * A click whose target's accessible name is a parameter value is stored as a semantic target:
+ * role plus templated name, resolved by the new value on replay.
+ */
+export function semanticName(target: Target | null, params: BoundParams): Pick<NodeState, 'nameTemplate' | 'ambiguous'> {
+  if (!target || !SEMANTIC_ROLES.has(target.fingerprint.role)) return {};
+  const names = paramsWithValue(params, target.fingerprint.name);
+  if (names.length === 0) return {};
+  return names.length > 1 ? { nameTemplate: `{{${names[0]}}}`, ambiguous: [names] } : { nameTemplate: `{{${names[0]}}}` };
+}
+
+/**
+ * A checkbox click bound to the yes/no parameter it set, so a replay sets the box to the
+ * parameter's new value. Bound only when one parameter fits (by value, then by its name's words
+ * standing in the label); otherwise the parameter stays unused and the hazard guard acts.
+ */
+export function checkboxParam(target: Target | null, checkedAfter: boolean | null | undefined, params: BoundParams): string | undefined {
+  if (!target || target.fingerprint.role !== 'checkbox' || checkedAfter == null) return undefined;
+  const fits = Object.entries(params).filter(([, value]) => asBoolean(value) === checkedAfter).map(([name]) => name);
+  if (fits.length === 1) return fits[0];
+  const label = ` ${fold(target.fingerprint.name)} `;
+  const named = fits.filter((name) => words(name).every((word) => label.includes(` ${word}`)));
+  return named.length === 1 ? named[0] : undefined;
+}
+
+function words(name: string): string[] {
+  return fold(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ')).split(' ').filter(Boolean);
+}
+
+const SELECTED_OPTION = `(function () {
+  var select = document.activeElement;
+  if (!(select instanceof HTMLSelectElement) || select.selectedIndex < 0) return null;
+  var option = select.options[select.selectedIndex];
+  return { value: option.value, label: option.label };
+})()`;
+
+/** The parameter a select was set from, matching the chosen option's value or label. */
+export async function selectParam(page: Page, params: BoundParams): Promise<string[]> {
+  const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { value: string; label: string } | null;
+  if (!chosen) return [];
+  const byValue = paramsWithValue(params, chosen.value);
+  return byValue.length > 0 ? byValue : paramsWithValue(params, chosen.label);
+}
+
+/** Parameter names a node puts on the page when replayed. */
+export function namesUsedBy(node: TrajectoryNode): string[] {
+  const names = new Set<string>();
+  if (node.action.type === 'type') templateNames(node.action.text).forEach((name) => names.add(name));
+  if (node.action.type === 'goto') templateNames(node.action.url).forEach((name) => names.add(name));
+  if (node.state.nameTemplate) templateNames(node.state.nameTemplate).forEach((name) => names.add(name));
+  if (node.state.checkedParam) names.add(node.state.checkedParam);
+  return [...names];
+}
+
+/**
+ * A fingerprint of a parameter's value, so a later run can tell "same value as recorded" without
+ * the value being stored. Keyed by task, so equal values of other tasks do not line up.
+ */
+export function valueHash(taskKey: string, name: string, value: string): string {
+  return createHash('sha256').update(`${taskKey}\u0000${name}\u0000${value}`).digest('hex').slice(0, 20);
+}

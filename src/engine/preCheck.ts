@@ -1,0 +1,180 @@
+import type { Page } from 'playwright';
+import { actionPoint, withPoint, type Action } from '../actions/action.js';
+import type { TypeMode } from '../actions/perform.js';
+import { describeFingerprint, type Fingerprint, type Target } from '../checks/fingerprint.js';
+import { contains, type Box, type Point } from '../checks/geometry.js';
+import { paramRegions } from '../checks/paramRegions.js';
+import { locateUnique } from '../checks/uniqueness.js';
+import { compareUrls } from '../checks/urlCheck.js';
+import { matchCropStable, compareCrops } from '../checks/visual.js';
+import type { BoundParams } from '../params/params.js';
+import { renderTemplate } from '../params/template.js';
+import { asBoolean, fold } from '../params/fold.js';
+import { isUniqueTarget, targetOf } from './evidence.js';
+import type { TrajectoryNode } from './trajectoryNode.js';
+
+export type CheckPass = {
+  ok: true;
+  node: TrajectoryNode;
+  kind: 'cached' | 'relocated';
+  /** The action with parameters bound, at the target's live position. */
+  action: Action;
+  typeMode: TypeMode;
+  /** The control already holds the recorded end state (a checkbox already checked): nothing to do. */
+  alreadyDone: boolean;
+};
+
+export type CheckFail = {
+  ok: false;
+  node: TrajectoryNode;
+  reason: string;
+  expected?: Buffer;
+  actual?: Buffer;
+  diff?: Buffer;
+};
+
+export type CheckResult = CheckPass | CheckFail;
+
+export type CheckEnvironment = {
+  page: Page;
+  params: BoundParams;
+  blob(hash: string): Buffer | undefined;
+  /** Parameters the steps done so far in this run have put on the page. */
+  usedSoFar: ReadonlySet<string>;
+  /** This run's values, hashed as the recording hashed its unused ones. */
+  valueHashes: Readonly<Record<string, string>>;
+};
+
+/**
+ * Is it safe to do this cached step here, now? URL, target fingerprint (with uniqueness and,
+ * for a target that moved, relocation), then the visual crop. A failed check is a value with
+ * its reason and evidence, never an exception.
+ */
+export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, deadline: number): Promise<CheckResult> {
+  const fail = (reason: string, evidence: Partial<CheckFail> = {}): CheckFail => ({ ok: false, node, reason, ...evidence });
+
+  const bound = bindAction(node, env.params);
+  if (typeof bound === 'string') return fail(bound);
+
+  const urlProblem = compareUrls(node.url, env.page.url());
+  if (urlProblem) return fail(urlProblem);
+
+  const unused = unusedChangedParam(env, node);
+  if (unused) return fail(`parameter "${unused}" is not put on the page by the recorded steps from here, and its value differs from the recording's: replaying would leave the old value in place`);
+
+  const typeMode: TypeMode = node.state.typeMode ?? 'keys';
+  if (!node.fingerprint) return { ok: true, node, kind: 'cached', action: bound, typeMode, alreadyDone: false };
+
+  const expectedName = node.state.nameTemplate ? renderTemplate(node.state.nameTemplate, env.params) : node.fingerprint.name;
+  const located = await locateTarget(env.page, node, bound, expectedName);
+  if (typeof located === 'string') return fail(located);
+  const { target, kind, action } = located;
+
+  const wanted = node.state.checkedParam ? asBoolean(env.params[node.state.checkedParam] ?? '') : node.state.checkedAfter;
+  if (node.state.checkedParam && wanted === undefined) return fail(`parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);
+  const alreadyDone = wanted != null && target.checked === wanted;
+  // A checkbox or radio in another state than recorded looks different by design, and a semantic
+  // target with a new name is another element by design: their identity was checked above.
+  const stateDiffers = node.state.checkedBefore != null && target.checked !== node.state.checkedBefore;
+  const otherElement = fold(expectedName) !== fold(node.fingerprint.name);
+  if (!stateDiffers && !otherElement && node.cropHash && node.cropRect) {
+    const recorded = env.blob(node.cropHash);
+    if (!recorded) return fail('the recorded crop is missing from the store');
+    const problem = await visualCheck(env, node, target.box, recorded, deadline);
+    if (problem) return fail(`the target looks different: ${problem.reason}`, { expected: recorded, actual: problem.actual, diff: problem.diff });
+  }
+  return { ok: true, node, kind, action, typeMode, alreadyDone };
+}
+
+/** Renders the node's templates with this run's values; a string is the reason it cannot be. */
+function bindAction(node: TrajectoryNode, params: BoundParams): Action | string {
+  for (const names of node.state.ambiguous ?? []) {
+    const values = new Set(names.map((name) => params[name]));
+    if (values.size > 1) return `the recorded text stood for ${names.join(' or ')} (equal when recorded), whose values now differ`;
+  }
+  try {
+    switch (node.action.type) {
+      case 'type':
+        return { ...node.action, text: renderTemplate(node.action.text, params) };
+      case 'goto':
+        return { ...node.action, url: renderTemplate(node.action.url, params) };
+      default:
+        return node.action;
+    }
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+type Located = { target: Target; kind: 'cached' | 'relocated'; action: Action };
+
+/** Same role, tag and input type, and the expected name (folded, for a name that came from a parameter). */
+function matchesRecorded(live: Fingerprint, recorded: Fingerprint, expectedName: string, semantic: boolean): boolean {
+  if (live.role !== recorded.role || live.tag !== recorded.tag || live.inputType !== recorded.inputType) return false;
+  return semantic ? fold(live.name) === fold(expectedName) : live.name === expectedName;
+}
+
+async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string): Promise<Located | string> {
+  const recorded = node.fingerprint!;
+  const semantic = node.state.nameTemplate !== undefined;
+  const expected = `expected ${describeFingerprint({ ...recorded, name: expectedName })}`;
+  const point = actionPoint(action);
+  const live = await targetOf(page, action, point);
+  if (live && matchesRecorded(live.fingerprint, recorded, expectedName, semantic)) {
+    if (isUniqueTarget(node.state) || node.state.context == null || live.context === node.state.context) {
+      return { target: live, kind: 'cached', action };
+    }
+    return `the target ${describeFingerprint(recorded)} is not unique and now stands in another place (${live.context ?? 'no container'}, recorded ${node.state.context})`;
+  }
+  const found = live ? `target is now ${describeFingerprint(live.fingerprint)}` : point ? `nothing is at (${Math.round(point.x)}, ${Math.round(point.y)})` : 'nothing has the focus';
+  // Moving the action: only a point action, only a target that was unique (or named by a parameter) and is unique now.
+  if (!point || !node.box || !(node.state.matches === 1 || semantic)) return `${found}, ${expected}`;
+  const box = await locateUnique(page, { ...recorded, name: expectedName }, semantic);
+  if (!box) return `${found}, ${expected}, and no single element with that role and name is visible`;
+  const moved = relocatedPoint(point, node.box, box);
+  const there = await targetOf(page, action, moved);
+  if (!there || !matchesRecorded(there.fingerprint, recorded, expectedName, semantic)) {
+    return `${found}, ${expected}; it moved, and at its new place something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`;
+  }
+  // A semantic target found by its new name is the designed path, not a relocation.
+  const kind = semantic && fold(expectedName) !== fold(recorded.name) ? 'cached' : 'relocated';
+  return { target: there, kind, action: withPoint(action, moved) };
+}
+
+/**
+ * The hazard guard: a parameter that neither the steps done so far nor the recorded steps
+ * ahead put on the page would be submitted with its recorded value. Allowed only when its value
+ * equals the recorded one.
+ */
+function unusedChangedParam(env: CheckEnvironment, node: TrajectoryNode): string | undefined {
+  const ahead = new Set(node.state.ahead ?? []);
+  for (const name of Object.keys(env.params)) {
+    if (env.usedSoFar.has(name) || ahead.has(name)) continue;
+    if (node.state.valueHashes?.[name] !== env.valueHashes[name]) return name;
+  }
+  return undefined;
+}
+
+/** The same spot on the target's new box, kept inside it. */
+function relocatedPoint(point: Point, recordedBox: Box, liveBox: Box): Point {
+  const moved = { x: liveBox.x + (point.x - recordedBox.x), y: liveBox.y + (point.y - recordedBox.y) };
+  if (contains(liveBox, moved)) return moved;
+  return { x: liveBox.x + liveBox.width / 2, y: liveBox.y + liveBox.height / 2 };
+}
+
+async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recorded: Buffer, deadline: number) {
+  const rect = node.cropRect!;
+  const viewport = env.page.viewportSize() ?? { width: 1280, height: 720 };
+  const clip = { x: Math.round(liveBox.x + rect.x), y: Math.round(liveBox.y + rect.y), width: rect.width, height: rect.height };
+  if (clip.x < 0 || clip.y < 0 || clip.x + clip.width > viewport.width || clip.y + clip.height > viewport.height) {
+    return { reason: 'the target is partly outside the viewport', actual: undefined, diff: undefined };
+  }
+  const { mismatch, actual } = await matchCropStable(env.page, clip, recorded, node.masks, deadline);
+  if (!mismatch) return null;
+  // New values may render where the recording had none: mask where this run's values show, too.
+  if (isUniqueTarget(node.state) && Object.keys(env.params).length > 0) {
+    const extra = await paramRegions(env.page, Object.values(env.params), clip);
+    if (extra.length > 0 && !(await compareCrops(recorded, actual, [...node.masks, ...extra]))) return null;
+  }
+  return mismatch;
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { Action } from '../actions/action.js';
+import { sameFingerprint } from '../checks/fingerprint.js';
+import type { BoundParams } from '../params/params.js';
+import { templatize } from '../params/template.js';
+import type { RecordedEvidence } from './evidence.js';
+import type { TrajectoryNode } from './trajectoryNode.js';
+
+/** The action as it is stored: typed text and URLs with parameter values replaced by their names. */
+export function templatedAction(action: Action, params: BoundParams): { action: Action; ambiguous: string[][] } {
+  switch (action.type) {
+    case 'type': {
+      const { template, ambiguous } = templatize(action.text, params);
+      return { action: { ...action, text: template }, ambiguous };
+    }
+    case 'goto': {
+      const { template, ambiguous } = templatize(action.url, params);
+      return { action: { ...action, url: template }, ambiguous };
+    }
+    default:
+      return { action, ambiguous: [] };
+  }
+}
+
+export function newNode(input: {
+  taskId: string;
+  parentId: string | null;
+  action: Action;
+  intent: string | undefined;
+  evidence: RecordedEvidence;
+  cropHash: string | null;
+}): TrajectoryNode {
+  const { evidence } = input;
+  return {
+    id: randomUUID(),
+    taskId: input.taskId,
+    parentId: input.parentId,
+    resumeAtId: null,
+    action: input.action,
+    intent: input.intent ?? null,
+    url: evidence.url,
+    fingerprint: evidence.fingerprint,
+    box: evidence.box,
+    cropHash: input.cropHash,
+    cropRect: evidence.cropRect,
+    masks: evidence.masks,
+    state: evidence.state,
+    endsRun: false,
+    lastSuccessAt: null,
+  };
+}
+
+/**
+ * Whether a freshly recorded step is the same step as a stored one: same action (templates
+ * compared, so new values do not make it new) on the same target at the same place. Runs that
+ * share a prefix share nodes.
+ */
+export function sameStep(existing: TrajectoryNode, candidate: TrajectoryNode): boolean {
+  if (JSON.stringify(existing.action) !== JSON.stringify(candidate.action)) return false;
+  if (existing.url !== candidate.url) return false;
+  if (existing.fingerprint === null || candidate.fingerprint === null) return existing.fingerprint === candidate.fingerprint;
+  return sameFingerprint(existing.fingerprint, candidate.fingerprint);
+}
+
+/**
+ * Whether an agent's step did what a cached step would have done: same kind of action on a
+ * target with the same fingerprint (and the same text, for typing). Used to follow the cached
+ * path while the agent is in charge, so a re-join does not repeat or skip its work.
+ */
+export function doesSameWork(cached: TrajectoryNode, agentStep: TrajectoryNode): boolean {
+  if (cached.action.type !== agentStep.action.type) return false;
+  if (cached.fingerprint === null || agentStep.fingerprint === null) return false;
+  if (!sameFingerprint(cached.fingerprint, agentStep.fingerprint)) return false;
+  switch (cached.action.type) {
+    case 'type':
+      return agentStep.action.type === 'type' && cached.action.text === agentStep.action.text;
+    case 'keypress':
+      return agentStep.action.type === 'keypress' && cached.action.keys.join('+').toUpperCase() === agentStep.action.keys.join('+').toUpperCase();
+    default:
+      return true;
+  }
+}

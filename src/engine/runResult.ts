@@ -1,0 +1,48 @@
+import type { Action } from '../actions/action.js';
+import type { StepKind } from '../agent/agent.js';
+
+export type RunStatus = 'replayed' | 'mixed' | 'agent' | 'diverged' | 'failed';
+export type RunMode = 'auto' | 'replay-only' | 'record';
+
+export type StepResult = {
+  index: number;
+  kind: StepKind;
+  /** As performed: parameters bound, at the target's live position. */
+  action: Action;
+  intent?: string;
+  /** Time for the whole step: checks, action and settling. */
+  durationMs: number;
+  /** Time spent in the pre-checks (cached and relocated steps). */
+  checkMs: number;
+};
+
+/** Where a cached step could not be shown safe, with the evidence that says why. */
+export type Divergence = {
+  /** Index of the step that would have come next. */
+  step: number;
+  intent?: string;
+  reason: string;
+  /** The recorded crop, the live crop and their pixel diff, where the visual check failed. */
+  expected?: Buffer;
+  actual?: Buffer;
+  diff?: Buffer;
+};
+
+export type RunResult = {
+  runId: string;
+  status: RunStatus;
+  task: string;
+  /** The cache key the run used. */
+  taskKey: string;
+  steps: StepResult[];
+  cachedSteps: number;
+  relocatedSteps: number;
+  agentSteps: number;
+  agentCalls: number;
+  divergences: Divergence[];
+  durationMs: number;
+  /** The agent's final answer, when it gave one. */
+  answer?: string;
+  /** For 'diverged' and 'failed': what happened, naming the step, then the steps that ran. */
+  error?: string;
+};
