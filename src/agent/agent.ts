@@ -1,4 +1,4 @@
-import type { Action } from '../actions/action.js';
+import type { Action, ActionInput } from '../actions/action.js';
 
 export type StepKind = 'cached' | 'relocated' | 'agent';
 
@@ -18,7 +18,8 @@ export type Observation = {
   divergence?: { step: number; intent?: string; reason: string };
 };
 
-export type AgentDecision = { actions: Action[]; intent?: string };
+/** Actions in the computer-use shapes; the engine validates each before acting (a click's button defaults to left). */
+export type AgentDecision = { actions: ActionInput[]; intent?: string };
 export type AgentDone = { done: true; answer?: string };
 export type AgentAnswer = AgentDecision | AgentDone;
 

@@ -1,0 +1,23 @@
+import { Store } from '../store/store.js';
+import { formatTable } from './table.js';
+
+/** `rote runs`: the latest run records, newest first. */
+export function runsCommand(options: { store: string; limit: number; json?: boolean }): number {
+  const store = Store.open(options.store);
+  try {
+    const runs = store.listRuns(options.limit);
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(runs)}\n`);
+      return 0;
+    }
+    process.stdout.write(
+      `${formatTable(
+        ['started', 'status', 'cached', 'relocated', 'agent', 'calls', 'ms', 'task'],
+        runs.map((run) => [new Date(run.startedAt).toISOString(), run.status, run.cachedSteps, run.relocatedSteps, run.agentSteps, run.agentCalls, run.durationMs ?? 0, run.task]),
+      )}\n`,
+    );
+    return 0;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * An honest offline stand-in for a model, for the demo and for tests: it decides every answer
+ * from the live page's DOM at the time of the call, never from stored coordinates, and answers
+ * one step per call (each call counts as one model call). It knows nothing about rote's cache.
+ *
+ * Policy, in order:
+ *  a. a visible modal dialog: click its first button;
+ *  b. a confirmation page (no intake form, "saved" in a heading or the title): done;
+ *  c. the first mapped field, in form order, whose value differs from its parameter: set it;
+ *  d. otherwise click the button labelled "Save";
+ *  e. nothing fits: done.
+ */
+import type { Page } from 'playwright';
+import type { Action } from '../actions/action.js';
+import type { Agent, AgentAnswer, Observation } from '../agent/agent.js';
+
+/** Parameter name → form field `name` attribute. */
+export type FieldMap = Record<string, string>;
+
+export const defaultFieldMap: FieldMap = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  dob: 'dob',
+  state: 'state',
+  plan: 'plan',
+  reminders: 'reminders',
+  notes: 'notes',
+};
+
+export type DemoAgentOptions = { fields?: FieldMap };
+
+type Box = { x: number; y: number; width: number; height: number };
+
+type FieldSnapshot =
+  | { kind: 'text'; name: string; label: string; value: string; placeholder: string; box: Box | null }
+  | { kind: 'select'; name: string; label: string; value: string; options: { value: string; label: string }[]; box: Box | null }
+  | { kind: 'radio'; name: string; label: string; options: { value: string; label: string; checked: boolean; box: Box | null }[] }
+  | { kind: 'checkbox'; name: string; label: string; checked: boolean; box: Box | null };
+
+type PageSnapshot = {
+  viewport: { width: number; height: number };
+  dialog: { text: string; button: Box | null } | null;
+  hasForm: boolean;
+  savedHeading: boolean;
+  confirmation: string | null;
+  /** Mapped fields present on the page, in form order. */
+  fields: FieldSnapshot[];
+  save: Box | null;
+};
+
+/**
+ * Runs in the page. Kept as plain JavaScript source (not a TS function) so that no transpiler
+ * helper (such as esbuild's `__name`) can leak into the browser. Takes the list of field names.
+ */
+const SNAPSHOT_SCRIPT = String.raw`(function (names) {
+  var clean = function (s) { return String(s == null ? '' : s).replace(/\s+/g, ' ').trim(); };
+  var visible = function (el) {
+    if (!el) return false;
+    var r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) return false;
+    if (typeof el.checkVisibility === 'function') return el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+    var s = getComputedStyle(el);
+    return s.visibility !== 'hidden' && s.display !== 'none' && s.opacity !== '0';
+  };
+  var box = function (el) {
+    if (!visible(el)) return null;
+    var r = el.getBoundingClientRect();
+    return { x: r.left, y: r.top, width: r.width, height: r.height };
+  };
+  var labelOf = function (el) {
+    var text = '';
+    if (el.labels && el.labels.length) text = clean(el.labels[0].textContent);
+    if (!text && el.getAttribute('aria-label')) text = clean(el.getAttribute('aria-label'));
+    if (!text) {
+      var by = el.getAttribute('aria-labelledby');
+      if (by) text = clean(by.split(/\s+/).map(function (id) { var n = document.getElementById(id); return n ? n.textContent : ''; }).join(' '));
+    }
+    if (!text) text = clean(el.getAttribute('placeholder') || el.getAttribute('name'));
+    return text.replace(/\s*[:*]+\s*$/, '');
+  };
+  var isButton = function (el) {
+    var tag = el.tagName.toLowerCase();
+    if (tag === 'button') return true;
+    if (tag === 'input') { var t = (el.type || '').toLowerCase(); return t === 'submit' || t === 'button' || t === 'reset'; }
+    return el.getAttribute('role') === 'button';
+  };
+  var buttonText = function (el) {
+    return clean(el.tagName.toLowerCase() === 'input' ? el.value : el.textContent || el.getAttribute('aria-label'));
+  };
+
+  var dialog = null;
+  var candidates = document.querySelectorAll('[role="dialog"], [role="alertdialog"], [aria-modal="true"], dialog[open]');
+  for (var i = 0; i < candidates.length; i++) {
+    var d = candidates[i];
+    if (!visible(d)) continue;
+    var title = '';
+    var by = d.getAttribute('aria-labelledby');
+    if (by) title = clean(by.split(/\s+/).map(function (id) { var n = document.getElementById(id); return n ? n.textContent : ''; }).join(' '));
+    if (!title && d.getAttribute('aria-label')) title = clean(d.getAttribute('aria-label'));
+    if (!title) { var h = d.querySelector('h1, h2, h3, h4, h5, h6'); if (h) title = clean(h.textContent); }
+    if (!title) title = clean(d.textContent);
+    var buttons = Array.prototype.filter.call(d.querySelectorAll('button, input, [role="button"]'), function (b) { return isButton(b) && visible(b); });
+    dialog = { text: title, button: buttons.length ? box(buttons[0]) : null };
+    break;
+  }
+
+  var wanted = {};
+  names.forEach(function (n) { wanted[n] = true; });
+  var form = null;
+  var forms = document.forms;
+  for (var f = 0; f < forms.length && !form; f++) {
+    var els = forms[f].elements;
+    for (var e = 0; e < els.length; e++) { if (wanted[els[e].name]) { form = forms[f]; break; } }
+  }
+
+  var fields = [];
+  var seen = {};
+  if (form) {
+    var elements = form.elements;
+    for (var k = 0; k < elements.length; k++) {
+      var el = elements[k];
+      var name = el.name;
+      if (!name || !wanted[name] || seen[name]) continue;
+      var tag = el.tagName.toLowerCase();
+      var type = (el.type || '').toLowerCase();
+      if (tag === 'select') {
+        seen[name] = true;
+        fields.push({ kind: 'select', name: name, label: labelOf(el), value: el.value,
+          options: Array.prototype.map.call(el.options, function (o) { return { value: o.value, label: clean(o.label || o.textContent) }; }),
+          box: box(el) });
+      } else if (tag === 'textarea' || (tag === 'input' && ['text', 'email', 'tel', 'search', 'url', 'number', 'password', ''].indexOf(type) >= 0)) {
+        seen[name] = true;
+        fields.push({ kind: 'text', name: name, label: labelOf(el), value: el.value, placeholder: el.getAttribute('placeholder') || '', box: box(el) });
+      } else if (tag === 'input' && type === 'radio') {
+        seen[name] = true;
+        var radios = Array.prototype.filter.call(elements, function (r) { return r.name === name && (r.type || '').toLowerCase() === 'radio'; });
+        var group = el.closest('fieldset');
+        var legend = group ? group.querySelector('legend') : null;
+        fields.push({ kind: 'radio', name: name, label: legend ? clean(legend.textContent).replace(/\s*[:*]+\s*$/, '') : name,
+          options: radios.map(function (r) { return { value: r.value, label: labelOf(r), checked: r.checked, box: box(r) }; }) });
+      } else if (tag === 'input' && type === 'checkbox') {
+        seen[name] = true;
+        fields.push({ kind: 'checkbox', name: name, label: labelOf(el), checked: el.checked, box: box(el) });
+      }
+    }
+  }
+
+  var save = null;
+  var all = document.querySelectorAll('button, input[type="submit"], input[type="button"], [role="button"]');
+  for (var s = 0; s < all.length; s++) {
+    if (isButton(all[s]) && buttonText(all[s]).toLowerCase() === 'save' && visible(all[s])) { save = box(all[s]); break; }
+  }
+
+  var headings = Array.prototype.map.call(document.querySelectorAll('h1, h2, h3'), function (h) { return clean(h.textContent); });
+  var savedHeading = /\bsaved\b/i.test(document.title) || headings.some(function (h) { return /\bsaved\b/i.test(h); });
+  var confirmation = null;
+  if (savedHeading) {
+    var blocks = document.querySelectorAll('p, [role="status"], [role="alert"], div, span, h1, h2, h3');
+    for (var b = 0; b < blocks.length; b++) {
+      var t = clean(blocks[b].textContent);
+      if (/\bsaved\b/i.test(t) && t.split(' ').length > 2 && t.length < 300 && !blocks[b].querySelector('p, div, table')) { confirmation = t; break; }
+    }
+  }
+
+  return {
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+    dialog: dialog,
+    hasForm: !!form,
+    savedHeading: savedHeading,
+    confirmation: confirmation,
+    fields: fields,
+    save: save
+  };
+})`;
+
+const TRUTHY = new Set(['true', 'yes', 'y', '1', 'on', 'checked']);
+
+/** Case and punctuation aside. */
+function norm(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+function short(text: string, max = 60): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** A date parameter typed the way the field asks (placeholder MM/DD/YYYY or DD/MM/YYYY). */
+function asFieldDate(value: string, placeholder: string): string {
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(value.trim());
+  if (!iso) return value;
+  const [, y, m, d] = iso as unknown as [string, string, string, string];
+  const mm = m.padStart(2, '0');
+  const dd = d.padStart(2, '0');
+  const p = placeholder.toUpperCase();
+  if (p.includes('MM/DD/YYYY')) return `${mm}/${dd}/${y}`;
+  if (p.includes('DD/MM/YYYY')) return `${dd}/${mm}/${y}`;
+  return value;
+}
+
+function centre(box: Box): { x: number; y: number } {
+  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+}
+
+function inViewport(box: Box, viewport: { width: number; height: number }): boolean {
+  const c = centre(box);
+  return c.x >= 0 && c.y >= 0 && c.x < viewport.width && c.y < viewport.height;
+}
+
+async function snapshot(page: Page, names: string[]): Promise<PageSnapshot> {
+  const expression = `${SNAPSHOT_SCRIPT}(${JSON.stringify(names)})`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await page.evaluate(expression)) as PageSnapshot;
+    } catch (error) {
+      // A navigation that was still under way when we were asked: read the new page instead.
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt >= 3 || !/context was destroyed|navigat/i.test(message)) throw error;
+      await page.waitForLoadState('load').catch(() => undefined);
+    }
+  }
+}
+
+/**
+ * Click at the centre of `box`, or scroll it into view first when it lies outside the viewport
+ * (the agent never moves the page itself; the scroll is an action like any other).
+ */
+function clickOrScroll(
+  box: Box | null,
+  viewport: { width: number; height: number },
+  rest: Action[],
+  intent: string,
+): AgentAnswer | null {
+  if (!box) return null;
+  if (!inViewport(box, viewport)) {
+    const c = centre(box);
+    const scroll_y = c.y < 0 ? c.y - viewport.height / 3 : c.y - (viewport.height * 2) / 3;
+    const scroll_x = c.x < 0 || c.x >= viewport.width ? c.x - viewport.width / 2 : 0;
+    return {
+      actions: [{ type: 'scroll', x: Math.round(viewport.width / 2), y: Math.round(viewport.height / 2), scroll_x: Math.round(scroll_x), scroll_y: Math.round(scroll_y) }],
+      intent: `Scroll to ${intent.replace(/^\w+ /, '')}`,
+    };
+  }
+  const c = centre(box);
+  return { actions: [{ type: 'click', x: c.x, y: c.y, button: 'left' }, ...rest], intent };
+}
+
+/** Decides the next answer from a DOM snapshot; pure, for testing without a browser. */
+export function decide(snap: PageSnapshot, params: Record<string, string>, fields: FieldMap): AgentAnswer {
+  const { viewport } = snap;
+
+  // a. a modal in the way
+  if (snap.dialog?.button) {
+    const answer = clickOrScroll(snap.dialog.button, viewport, [], `Dismiss the "${short(snap.dialog.text)}" popup`);
+    if (answer) return answer;
+  }
+
+  // b. the confirmation page
+  if (!snap.hasForm && snap.savedHeading) {
+    return { done: true, answer: snap.confirmation ?? 'Saved' };
+  }
+
+  // c. the first field that does not hold its parameter yet
+  const paramOf = new Map<string, string>();
+  for (const [param, name] of Object.entries(fields)) {
+    const value = params[param];
+    if (value !== undefined && !paramOf.has(name)) paramOf.set(name, value);
+  }
+  for (const field of snap.fields) {
+    const wanted = paramOf.get(field.name);
+    if (wanted === undefined) continue;
+    switch (field.kind) {
+      case 'text': {
+        const text = asFieldDate(wanted, field.placeholder);
+        if (field.value === text) continue;
+        const rest: Action[] = [];
+        if (field.value !== '') rest.push({ type: 'keypress', keys: ['CTRL', 'A'] });
+        rest.push({ type: 'type', text });
+        const answer = clickOrScroll(field.box, viewport, rest, `Fill "${field.label}"`);
+        if (answer) return answer;
+        continue;
+      }
+      case 'select': {
+        const option = field.options.find((o) => o.value !== '' && (norm(o.value) === norm(wanted) || norm(o.label) === norm(wanted)));
+        if (!option) return { done: true, answer: `Cannot choose "${wanted}" in "${field.label}": no such option` };
+        if (field.value === option.value) continue;
+        const answer = clickOrScroll(field.box, viewport, [{ type: 'type', text: option.label }], `Choose "${field.label}"`);
+        if (answer) return answer;
+        continue;
+      }
+      case 'radio': {
+        const option = field.options.find((o) => norm(o.value) === norm(wanted) || norm(o.label) === norm(wanted));
+        if (!option) return { done: true, answer: `Cannot choose "${wanted}" for "${field.label}": no such option` };
+        if (option.checked) continue;
+        const answer = clickOrScroll(option.box, viewport, [], `Choose "${option.label}" for "${field.label}"`);
+        if (answer) return answer;
+        continue;
+      }
+      case 'checkbox': {
+        const want = TRUTHY.has(wanted.trim().toLowerCase());
+        if (field.checked === want) continue;
+        const answer = clickOrScroll(field.box, viewport, [], `${want ? 'Check' : 'Uncheck'} "${field.label}"`);
+        if (answer) return answer;
+        continue;
+      }
+    }
+  }
+
+  // d. submit
+  if (snap.hasForm && snap.save) {
+    const answer = clickOrScroll(snap.save, viewport, [], 'Submit the form');
+    if (answer) return answer;
+  }
+
+  // e.
+  return { done: true, answer: 'Nothing left to do' };
+}
+
+/**
+ * The demo agent: reads the live DOM of `page` on every call (the observation's screenshot is
+ * not used) and answers with actions at the centres of the elements' bounding boxes.
+ */
+export function demoAgent(page: Page, options: DemoAgentOptions = {}): Agent {
+  const fields = options.fields ?? defaultFieldMap;
+  const names = [...new Set(Object.values(fields))];
+  return {
+    name: 'demo-agent (offline, reads the DOM)',
+    async next(observation: Observation): Promise<AgentAnswer> {
+      const snap = await snapshot(page, names);
+      return decide(snap, observation.params, fields);
+    },
+  };
+}
+
+export type { PageSnapshot as DemoPageSnapshot };
