@@ -44,18 +44,25 @@ export function navigationWatch(page: Page): NavigationWatch {
   return watch;
 }
 
-/** Resolves once the DOM has had no mutation for `quietMs`, after two animation frames; at most `maxMs`. */
+/**
+ * Resolves once the DOM has had no mutation for `quietMs` (at most `maxMs`). The observer stays
+ * installed on the document, so a page that is already quiet resolves at once; on a document
+ * seen for the first time it waits one full quiet period.
+ */
 const DOM_QUIET = `(function (quietMs, maxMs) {
+  var state = window.__roteMutations;
+  if (!state) {
+    state = window.__roteMutations = { last: performance.now() };
+    new MutationObserver(function () { state.last = performance.now(); })
+      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
   return new Promise(function (resolve) {
-    var start = performance.now(), last = start, timer;
-    var observer = new MutationObserver(function () { last = performance.now(); });
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    function check() {
+    var start = performance.now();
+    (function check() {
       var now = performance.now();
-      if (now - last >= quietMs || now - start >= maxMs) { observer.disconnect(); resolve(true); }
-      else timer = setTimeout(check, Math.max(5, quietMs - (now - last)));
-    }
-    requestAnimationFrame(function () { requestAnimationFrame(check); });
+      if (now - state.last >= quietMs || now - start >= maxMs) resolve(true);
+      else setTimeout(check, Math.max(5, quietMs - (now - state.last)));
+    })();
   });
 })`;
 
