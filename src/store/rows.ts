@@ -1,0 +1,75 @@
+/**
+ * Row and input types of the Store, all derived from the schema so they cannot drift from it.
+ *
+ * JSON columns are parsed: `tags` and `paramNames` are `string[]`; node and step `action`,
+ * `fingerprint`, `box`, `cropRect`, `masks` and `state` are `unknown`, to be validated by the caller,
+ * which owns those shapes. `endsRun` is a boolean, `bytes` a Buffer, timestamps epoch milliseconds.
+ */
+import type { blobs, nodes, RunStatus, runSteps, runs, tasks } from './schema.js';
+
+export type TaskRow = typeof tasks.$inferSelect;
+export type NodeRow = typeof nodes.$inferSelect;
+/** A node to insert: omitted nullable fields become null, counters 0, `endsRun` false. */
+export type NewNodeRow = typeof nodes.$inferInsert;
+export type BlobRow = typeof blobs.$inferSelect;
+export type RunRow = typeof runs.$inferSelect;
+export type RunStepRow = typeof runSteps.$inferSelect;
+export type NewRunStepRow = Omit<RunStepRow, 'id'>;
+
+export interface BeginRunInput {
+  id: string;
+  taskId: string | null;
+  /** The task template, never raw parameter values. */
+  task: string;
+  mode: string;
+  startedAt: number;
+  pid: number;
+}
+
+export interface NewBlob {
+  /** sha256 hex of `bytes`; checked on insert so a bad hash cannot poison the cache. */
+  hash: string;
+  bytes: Buffer;
+}
+
+/** The outcome of using a cached node during a run. */
+export interface NodeStat {
+  id: string;
+  /** true: hits + 1; false: misses + 1. */
+  hit: boolean;
+  usedAt: number;
+  /** The run reached a good end through this node: lastSuccessAt = usedAt. */
+  succeeded: boolean;
+}
+
+/** Changes to the links of an existing node; omitted fields are left as they are. */
+export interface NodeLink {
+  id: string;
+  resumeAtId?: string | null;
+  endsRun?: boolean;
+}
+
+export interface RunResult {
+  id: string;
+  taskId: string | null;
+  status: Exclude<RunStatus, 'running'>;
+  endedAt: number;
+  durationMs: number;
+  agentCalls: number;
+  cachedSteps: number;
+  relocatedSteps: number;
+  agentSteps: number;
+  error: string | null;
+}
+
+export interface CommitRunInput {
+  /** Upserted: paramNames are merged with the stored ones, createdAt is kept. */
+  task?: TaskRow;
+  newNodes?: NewNodeRow[];
+  /** Inserted unless a blob with that hash exists. */
+  blobs?: NewBlob[];
+  nodeStats?: NodeStat[];
+  nodeLinks?: NodeLink[];
+  run: RunResult;
+  steps?: NewRunStepRow[];
+}

@@ -1,0 +1,129 @@
+/**
+ * The store schema: the single source of truth for the database layout. Migrations in `drizzle/`
+ * are generated from this file by `drizzle-kit generate`; never edit the SQL by hand.
+ *
+ * Conventions:
+ * - Timestamps are epoch milliseconds in plain integer columns (cheap to compare and sort).
+ * - JSON columns (see `json` below) carry parsed values in rows; the caller validates their shape
+ *   (the store does not know the action or fingerprint schemas).
+ * - This file imports nothing from the project so drizzle-kit can load it on its own.
+ */
+import { blob, customType, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/**
+ * JSON in a text column. Not drizzle's `text({ mode: 'json' })`: that one stringifies a null bound
+ * through a prepared-statement placeholder into the text 'null', where we want SQL NULL.
+ */
+function json<T>(name: string) {
+  return customType<{ data: T; driverData: string | null }>({
+    dataType: () => 'text',
+    toDriver: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
+    fromDriver: (value) => (value === null ? null : JSON.parse(value)) as T,
+  })(name);
+}
+
+export const runStatuses = ['running', 'replayed', 'mixed', 'agent', 'diverged', 'failed', 'interrupted'] as const;
+export const stepKinds = ['cached', 'relocated', 'agent'] as const;
+export const stepOutcomes = ['ok', 'diverged', 'error'] as const;
+
+export type RunStatus = (typeof runStatuses)[number];
+export type StepKind = (typeof stepKinds)[number];
+export type StepOutcome = (typeof stepOutcomes)[number];
+
+/** One cached task: the key is a hash of the task template and its context (see cache key). */
+export const tasks = sqliteTable('tasks', {
+  id: text('id').primaryKey(),
+  taskTemplate: text('task_template').notNull(),
+  tags: json<string[]>('tags').notNull(),
+  startUrl: text('start_url').notNull(),
+  /** Names of the parameters used by any template stored under this task. */
+  paramNames: json<string[]>('param_names').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/** Content-addressed evidence crops, stored once however many nodes point at them. */
+export const blobs = sqliteTable('blobs', {
+  hash: text('hash').primaryKey(), // sha256 hex of `bytes`
+  bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+  size: integer('size').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/**
+ * The trajectory tree. A node is one recorded step; siblings are alternative continuations.
+ * parentId and resumeAtId are deliberately not foreign keys: a commit inserts a whole branch at
+ * once and the tree is only ever walked from a task, so ordering constraints would buy nothing.
+ */
+export const nodes = sqliteTable(
+  'nodes',
+  {
+    id: text('id').primaryKey(), // uuid made by the caller
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id),
+    /** null = a child of the task's virtual root. */
+    parentId: text('parent_id'),
+    /** After this node, the children of that node are candidates too (a detour re-joining the path). */
+    resumeAtId: text('resume_at_id'),
+    action: json<unknown>('action').notNull(),
+    intent: text('intent'),
+    url: text('url').notNull(),
+    fingerprint: json<unknown>('fingerprint'),
+    box: json<unknown>('box'),
+    cropHash: text('crop_hash').references(() => blobs.hash),
+    cropRect: json<unknown>('crop_rect'),
+    masks: json<unknown>('masks'),
+    state: json<unknown>('state'),
+    endsRun: integer('ends_run', { mode: 'boolean' }).notNull().default(false),
+    hits: integer('hits').notNull().default(0),
+    misses: integer('misses').notNull().default(0),
+    lastUsedAt: integer('last_used_at'),
+    lastSuccessAt: integer('last_success_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('nodes_task_parent_idx').on(t.taskId, t.parentId)],
+);
+
+/** One row per run, written at start (status 'running') so a killed process leaves a trace. */
+export const runs = sqliteTable(
+  'runs',
+  {
+    id: text('id').primaryKey(),
+    taskId: text('task_id'),
+    /** The task template, never the raw parameter values. */
+    task: text('task').notNull(),
+    mode: text('mode').notNull(),
+    status: text('status', { enum: runStatuses }).notNull(),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+    durationMs: integer('duration_ms'),
+    agentCalls: integer('agent_calls').notNull().default(0),
+    cachedSteps: integer('cached_steps').notNull().default(0),
+    relocatedSteps: integer('relocated_steps').notNull().default(0),
+    agentSteps: integer('agent_steps').notNull().default(0),
+    error: text('error'),
+    pid: integer('pid').notNull(),
+  },
+  (t) => [index('runs_status_idx').on(t.status)],
+);
+
+export const runSteps = sqliteTable(
+  'run_steps',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.id),
+    idx: integer('idx').notNull(),
+    nodeId: text('node_id'),
+    kind: text('kind', { enum: stepKinds }).notNull(),
+    action: json<unknown>('action').notNull(),
+    intent: text('intent'),
+    outcome: text('outcome', { enum: stepOutcomes }).notNull(),
+    reason: text('reason'),
+    durationMs: integer('duration_ms').notNull(),
+    checkMs: integer('check_ms').notNull(),
+  },
+  (t) => [index('run_steps_run_idx').on(t.runId, t.idx)],
+);

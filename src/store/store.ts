@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { RoteError } from '../errors/roteError.js';
+import { openDatabase, type RoteDatabase } from './open.js';
+import { isProcessAlive } from './processAlive.js';
+import type {
+  BeginRunInput,
+  CommitRunInput,
+  NewNodeRow,
+  NodeRow,
+  RunRow,
+  RunStepRow,
+  TaskRow,
+} from './rows.js';
+import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
+
+/**
+ * The trajectory cache and run log. Synchronous (better-sqlite3): every call is a short local
+ * query, and a run's writes are committed together by `commitRun` so a crash never leaves half a
+ * trajectory. Row shapes are documented in rows.ts.
+ */
+export class Store {
+  private readonly statements: Statements;
+  private closed = false;
+
+  /** Prefer `Store.open`; this is for callers that already hold a migrated database. */
+  constructor(
+    readonly db: RoteDatabase,
+    /** The path the store was opened at, for error messages. */
+    readonly path: string,
+  ) {
+    this.statements = prepareStatements(db);
+  }
+
+  /** Opens (creating and migrating if needed) the store, then closes out runs of dead processes. */
+  static open(path: string): Store {
+    const store = new Store(openDatabase(path), path);
+    try {
+      store.markInterruptedRuns();
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  getTask(id: string): TaskRow | undefined {
+    return this.guard('read task', () => this.statements.getTask.get({ id }));
+  }
+
+  taskCount(): number {
+    return this.guard('count tasks', () => this.statements.taskCount.get()?.n ?? 0);
+  }
+
+  getNode(id: string): NodeRow | undefined {
+    return this.guard('read node', () => this.statements.getNode.get({ id }));
+  }
+
+  /** Candidate next steps after `parentId` (null: the first steps), most recently successful first. */
+  children(taskId: string, parentId: string | null): NodeRow[] {
+    return this.guard('read children', () => this.statements.children.all({ taskId, parentId }));
+  }
+
+  /** Up to `limit` descendants of `rootParentId` (null: the whole task), nearest levels first. */
+  subtree(taskId: string, rootParentId: string | null, limit: number): NodeRow[] {
+    return this.guard('read subtree', () =>
+      this.statements.subtree.all({ taskId, parentId: rootParentId, limit }).map(nodeFromDriver),
+    );
+  }
+
+  getBlob(hash: string): Buffer | undefined {
+    return this.guard('read blob', () => this.statements.getBlob.get({ hash })?.bytes);
+  }
+
+  /** Written before the run does anything, so a killed process still leaves a 'running' row. */
+  beginRun(input: BeginRunInput): void {
+    this.guard(`begin run ${input.id}`, () => this.statements.insertRun.run({ ...input }));
+  }
+
+  /**
+   * Everything a finished run learned, in one transaction: either all of it is stored or none,
+   * and on failure the run row stays 'running' (later marked 'interrupted').
+   */
+  commitRun(input: CommitRunInput): void {
+    this.guard(`commit run ${input.run.id}`, () => this.commitTransaction(input));
+  }
+
+  /**
+   * Runs still 'running' whose process is gone become 'interrupted'. A live pid is left alone:
+   * it may be another process using the same store right now.
+   */
+  markInterruptedRuns(): number {
+    return this.guard('mark interrupted runs', () => {
+      const now = Date.now();
+      const dead = this.statements.runningRuns.all().filter((run) => !isProcessAlive(run.pid));
+      const mark = this.db.$client.transaction(() => {
+        let marked = 0;
+        for (const run of dead) {
+          const error = `process ${run.pid} exited before the run finished`;
+          marked += this.statements.interruptRun.run({ id: run.id, endedAt: now, error }).changes;
+        }
+        return marked;
+      });
+      return mark.immediate();
+    });
+  }
+
+  /** Most recent runs first. */
+  listRuns(limit: number): RunRow[] {
+    return this.guard('list runs', () => this.statements.listRuns.all({ limit }));
+  }
+
+  runSteps(runId: string): RunStepRow[] {
+    return this.guard('read run steps', () => this.statements.runSteps.all({ runId }));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.$client.close();
+  }
+
+  private commitTransaction(input: CommitRunInput): void {
+    const s = this.statements;
+    const now = Date.now();
+    const write = this.db.$client.transaction(() => {
+      if (input.task) {
+        const stored = s.getTask.get({ id: input.task.id });
+        s.upsertTask.run({
+          ...input.task,
+          createdAt: stored?.createdAt ?? input.task.createdAt,
+          // A task's templates may use different parameters; keep every name ever seen.
+          paramNames: [...new Set([...(stored?.paramNames ?? []), ...input.task.paramNames])],
+          updatedAt: Math.max(stored?.updatedAt ?? 0, input.task.updatedAt),
+        });
+      }
+      // Blobs before nodes: nodes.cropHash references blobs.hash.
+      for (const blob of input.blobs ?? []) {
+        const actual = createHash('sha256').update(blob.bytes).digest('hex');
+        if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
+        s.insertBlob.run({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now });
+      }
+      for (const node of input.newNodes ?? []) s.insertNode.run(withNodeDefaults(node));
+      for (const stat of input.nodeStats ?? []) {
+        const { changes } = s.recordNodeUse.run({
+          id: stat.id,
+          hit: stat.hit ? 1 : 0,
+          miss: stat.hit ? 0 : 1,
+          usedAt: stat.usedAt,
+          succeeded: stat.succeeded ? 1 : 0, // raw placeholders: no boolean encoder
+        });
+        if (changes === 0) throw new Error(`node ${stat.id} (in nodeStats) does not exist`);
+      }
+      for (const link of input.nodeLinks ?? []) {
+        let changes = 1;
+        if (link.resumeAtId !== undefined) changes = s.setResumeAt.run({ id: link.id, resumeAtId: link.resumeAtId }).changes;
+        if (link.endsRun !== undefined) changes = s.setEndsRun.run({ id: link.id, endsRun: link.endsRun ? 1 : 0 }).changes;
+        if (changes === 0) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
+      }
+      const { changes } = s.finishRun.run({ ...input.run });
+      if (changes === 0) throw new Error(`run ${input.run.id} was never begun (call beginRun first)`);
+      for (const step of input.steps ?? []) s.insertStep.run({ ...step });
+    });
+    // IMMEDIATE takes the write lock up front: a deferred transaction that reads first can fail
+    // with SQLITE_BUSY, without waiting, when another process writes in between.
+    write.immediate();
+  }
+
+  /** Turns driver and integrity errors into a RoteError naming the store and the operation. */
+  private guard<T>(operation: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      if (RoteError.isInstance(error)) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new RoteError('store', `rote: store at "${this.path}": could not ${operation}: ${reason}`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+/** Fills what the schema would default, since a prepared insert binds every column explicitly. */
+function withNodeDefaults(node: NewNodeRow): NodeRow {
+  return {
+    parentId: null,
+    resumeAtId: null,
+    intent: null,
+    fingerprint: null,
+    box: null,
+    cropHash: null,
+    cropRect: null,
+    masks: null,
+    state: null,
+    lastUsedAt: null,
+    lastSuccessAt: null,
+    ...stripUndefined(node),
+    endsRun: node.endsRun ?? false,
+    hits: node.hits ?? 0,
+    misses: node.misses ?? 0,
+  };
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
