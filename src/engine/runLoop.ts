@@ -97,7 +97,13 @@ export class RunLoop {
       }
     }
     const result = this.result(status, error);
-    this.commit(result);
+    try {
+      this.commit(result);
+    } catch (commitError) {
+      // The trajectory could not be stored; the run record must still not stay 'running'.
+      this.markFailed(result, commitError);
+      throw commitError;
+    }
     return result;
   }
 
@@ -338,6 +344,27 @@ export class RunLoop {
       node.state.ahead = [...ahead].sort();
       const unused = Object.keys(this.input.params).filter((name) => !ahead.has(name));
       node.state.valueHashes = Object.fromEntries(unused.map((name) => [name, this.valueHashes[name]!]));
+    }
+  }
+
+  private markFailed(result: RunResult, cause: unknown): void {
+    try {
+      this.input.store.commitRun({
+        run: {
+          id: this.runId,
+          taskId: null,
+          status: 'failed',
+          endedAt: Date.now(),
+          durationMs: result.durationMs,
+          agentCalls: result.agentCalls,
+          cachedSteps: result.cachedSteps,
+          relocatedSteps: result.relocatedSteps,
+          agentSteps: result.agentSteps,
+          error: `the run's commit failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+        },
+      });
+    } catch {
+      // The store itself is gone; the next open marks the run interrupted.
     }
   }
 
