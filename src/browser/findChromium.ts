@@ -7,19 +7,25 @@ export const INSTALL_HINT =
   'or `npx playwright install chromium` where downloads are allowed, ' +
   'or point ROTE_CHROMIUM at a Chromium or Chrome binary.';
 
+const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
 export type ChromiumSource = 'option' | 'ROTE_CHROMIUM' | 'playwright' | 'system';
 
 /**
  * Finds a Chromium binary, in this order: the explicit option, `ROTE_CHROMIUM`,
  * Playwright's own downloaded browser, Debian's /usr/bin/chromium.
  */
-export function findChromium(explicitPath?: string, env: NodeJS.ProcessEnv = process.env): { path: string; source: ChromiumSource } {
+export function findChromium(
+  explicitPath?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  systemPaths: readonly string[] = SYSTEM_CHROMIUM,
+): { path: string; source: ChromiumSource } {
   if (explicitPath !== undefined) return { path: mustExist(explicitPath, 'the executablePath option'), source: 'option' };
   const fromEnv = env.ROTE_CHROMIUM;
   if (fromEnv) return { path: mustExist(fromEnv, 'ROTE_CHROMIUM'), source: 'ROTE_CHROMIUM' };
   const bundled = playwrightChromium();
   if (bundled) return { path: bundled, source: 'playwright' };
-  for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+  for (const candidate of systemPaths) {
     if (existsSync(candidate)) return { path: candidate, source: 'system' };
   }
   throw new RoteError('browser-not-found', `rote: no Chromium found (looked at ROTE_CHROMIUM, Playwright's browsers, /usr/bin/chromium). ${INSTALL_HINT}`);

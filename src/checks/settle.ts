@@ -8,7 +8,7 @@ class NavigationWatch {
   private pending = new Set<Request>();
   private commits = 0;
 
-  constructor(private readonly page: Page) {
+  constructor(page: Page) {
     page.on('request', (request) => {
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.pending.add(request);
     });

@@ -1,24 +1,23 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright';
-import { actionPoint, describeAction, parseAction, type Action } from '../actions/action.js';
+import { describeAction, parseAction, type Action } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
 import { isDone, type Agent, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
-import { targetAt } from '../checks/target.js';
 import { RoteError } from '../errors/roteError.js';
 import type { BoundParams } from '../params/params.js';
-import { templateNames } from '../params/template.js';
 import type { TaskIdentity } from '../params/taskKey.js';
-import type { NewNodeRow, NodeLink, NodeStat } from '../store/rows.js';
+import type { NodeLink, NodeStat } from '../store/rows.js';
 import type { Store } from '../store/store.js';
-import { captureEvidence } from './evidence.js';
+import { performAgentStep } from './agentStep.js';
+import { namesUsedBy, valueHash } from './paramBindings.js';
 import { preCheck, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
-import { doesSameWork, newNode, sameStep, templatedAction } from './recordStep.js';
+import { doesSameWork, sameStep } from './recordStep.js';
+import { commitRun, markRunFailed } from './runCommit.js';
 import type { RunContext } from './runContext.js';
 import type { Divergence, RunMode, RunResult, RunStatus, StepResult } from './runResult.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { ROOT_ID, TrajectoryView } from './trajectoryView.js';
-import { checkboxParam, namesUsedBy, selectParam, semanticName, valueHash } from './paramBindings.js';
 
 export type RunLimits = {
   /** How long a cached step's checks may wait for the page to show its target. */
@@ -52,9 +51,9 @@ export class RunLoop {
   private readonly view: TrajectoryView;
   private readonly env: CheckEnvironment;
   private readonly steps: StepResult[] = [];
-  private readonly stepNodes: (string | null)[] = [];
+  private readonly stepNodes: string[] = [];
   private readonly divergences: Divergence[] = [];
-  private readonly blobs = new Map<string, Buffer>();
+  private readonly crops = new Map<string, Buffer>();
   private readonly stats: NodeStat[] = [];
   private readonly links = new Map<string, NodeLink>();
   private readonly runId = randomUUID();
@@ -72,7 +71,7 @@ export class RunLoop {
     this.env = {
       page: input.page,
       params: input.params,
-      blob: (hash) => this.blobs.get(hash) ?? input.store.getBlob(hash),
+      blob: (hash) => this.crops.get(hash) ?? input.store.getBlob(hash),
       usedSoFar: this.usedSoFar,
       valueHashes: this.valueHashes,
     };
@@ -97,11 +96,23 @@ export class RunLoop {
       }
     }
     const result = this.result(status, error);
+    const { params } = this.input;
     try {
-      this.commit(result);
+      commitRun({
+        store,
+        identity,
+        params,
+        valueHashes: this.valueHashes,
+        result,
+        view: this.view,
+        stepNodes: this.stepNodes,
+        stats: this.stats,
+        links: [...this.links.values()],
+        crops: this.crops,
+      });
     } catch (commitError) {
       // The trajectory could not be stored; the run record must still not stay 'running'.
-      this.markFailed(result, commitError);
+      markRunFailed({ store, result }, commitError);
       throw commitError;
     }
     return result;
@@ -154,7 +165,7 @@ export class RunLoop {
     if (!checked.ok) {
       if (atEnd) return 'finished';
       this.stats.push({ id: checked.node.id, hit: false, usedAt: Date.now(), succeeded: false });
-      const divergence: Divergence = { step: this.steps.length, reason: checked.reason };
+      const divergence: Divergence = { step: this.steps.length, action: checked.node.action, nodeId: checked.node.id, reason: checked.reason };
       if (checked.node.intent) divergence.intent = checked.node.intent;
       if (checked.expected) divergence.expected = checked.expected;
       if (checked.actual) divergence.actual = checked.actual;
@@ -200,7 +211,7 @@ export class RunLoop {
   private async agentTurn(rejoinFrom: string | null | undefined): Promise<
     { kind: 'done' } | { kind: 'rejoined' } | { kind: 'followed'; rejoinFrom: string | null | undefined }
   > {
-    const { agent, page, context, limits } = this.input;
+    const { agent, context, limits } = this.input;
     if (!agent) throw new RoteError('invalid-argument', 'no agent was given for a step the cache cannot do');
     if (this.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent`);
     const observation = await this.observe();
@@ -240,39 +251,12 @@ export class RunLoop {
     const { page, params, context, identity } = this.input;
     this.guardSteps();
     const started = Date.now();
-    const evidence = await captureEvidence(page, action, params);
-    const commits = navigationWatch(page).commitCount;
-    await performAction(page, action, evidence.state.typeMode === 'select' ? 'select' : 'keys');
-    await settle(page, commits, { timeoutMs: Math.max(0, context.deadline - Date.now()) });
-    const point = actionPoint(action);
-    if (point && evidence.state.checkedBefore != null) {
-      evidence.state.checkedAfter = (await targetAt(page, point))?.checked ?? null;
-    }
-    const stored = templatedAction(action, params);
-    const ambiguous = [...stored.ambiguous];
-    if (stored.action.type === 'type' && evidence.state.typeMode === 'select' && templateNames(stored.action.text).length === 0) {
-      // The option chosen may be the parameter's value under another label ("CA" shown as "California").
-      const names = await selectParam(page, params);
-      if (names.length > 0) stored.action = { ...stored.action, text: `{{${names[0]}}}` };
-      if (names.length > 1) ambiguous.push(names);
-    }
-    if (action.type === 'click') {
-      const semantic = semanticName(evidence.target, params);
-      if (semantic.nameTemplate) evidence.state.nameTemplate = semantic.nameTemplate;
-      ambiguous.push(...(semantic.ambiguous ?? []));
-      const checkbox = semantic.nameTemplate ? undefined : checkboxParam(evidence.target, evidence.state.checkedAfter, params);
-      if (checkbox) evidence.state.checkedParam = checkbox;
-    }
-    if (ambiguous.length > 0) evidence.state.ambiguous = ambiguous;
-    let cropHash: string | null = null;
-    if (evidence.crop) {
-      cropHash = createHash('sha256').update(evidence.crop).digest('hex');
-      this.blobs.set(cropHash, evidence.crop);
-    }
-    const fresh = newNode({ taskId: identity.key, parentId: this.position, action: stored.action, intent, evidence, cropHash });
-    const existing = this.view.children(this.position).find((node) => sameStep(node, fresh));
-    const node = existing ?? fresh;
-    if (!existing) this.view.add(fresh);
+    const step = await performAgentStep(page, action, { intent, params, taskId: identity.key, parentId: this.position, deadline: context.deadline });
+    if (step.crop) this.crops.set(step.crop.hash, step.crop.bytes);
+    // Runs that share a prefix share nodes: an equal stored step stands for this one.
+    const existing = this.view.children(this.position).find((node) => sameStep(node, step.node));
+    const node = existing ?? step.node;
+    if (!existing) this.view.add(step.node);
     context.log(`agent ${describeAction(action)}${intent ? ` - ${intent}` : ''}`);
     this.pushStep('agent', action, intent, started, 0, node.id);
     this.position = node.id;
@@ -330,44 +314,6 @@ export class RunLoop {
     return fromCache > 0 ? 'mixed' : 'agent';
   }
 
-  /**
-   * For each new node: the parameters this run put on the page from that step on, and a hash of
-   * the values of the others, which the hazard guard of later runs compares against.
-   */
-  private noteParamsAhead(): void {
-    const ahead = new Set<string>();
-    for (let index = this.stepNodes.length - 1; index >= 0; index--) {
-      const node = this.view.node(this.stepNodes[index] ?? '');
-      if (!node) continue;
-      for (const name of namesUsedBy(node)) ahead.add(name);
-      if (!this.view.isNew(node.id)) continue;
-      node.state.ahead = [...ahead].sort();
-      const unused = Object.keys(this.input.params).filter((name) => !ahead.has(name));
-      node.state.valueHashes = Object.fromEntries(unused.map((name) => [name, this.valueHashes[name]!]));
-    }
-  }
-
-  private markFailed(result: RunResult, cause: unknown): void {
-    try {
-      this.input.store.commitRun({
-        run: {
-          id: this.runId,
-          taskId: null,
-          status: 'failed',
-          endedAt: Date.now(),
-          durationMs: result.durationMs,
-          agentCalls: result.agentCalls,
-          cachedSteps: result.cachedSteps,
-          relocatedSteps: result.relocatedSteps,
-          agentSteps: result.agentSteps,
-          error: `the run's commit failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-        },
-      });
-    } catch {
-      // The store itself is gone; the next open marks the run interrupted.
-    }
-  }
-
   private describeDivergence(divergence: Divergence): string {
     const { apiName } = this.input.context;
     const node = this.view.candidatesAfter(this.position)[0];
@@ -395,67 +341,6 @@ export class RunLoop {
     return result;
   }
 
-  /** Everything of the run in one transaction; a failed or empty agent run adds no trajectory. */
-  private commit(result: RunResult): void {
-    const { store, identity } = this.input;
-    const keepTrajectory = result.status !== 'failed' && result.status !== 'diverged' && this.view.newNodes.length > 0;
-    const newNodes = keepTrajectory ? this.view.newNodes : [];
-    if (keepTrajectory) this.noteParamsAhead();
-    const usedBlobs = new Set(newNodes.map((node) => node.cropHash).filter((hash): hash is string => hash !== null));
-    const paramNames = new Set<string>();
-    for (const node of newNodes) {
-      const text = node.action.type === 'type' ? node.action.text : node.action.type === 'goto' ? node.action.url : '';
-      for (const name of templateNames(text)) paramNames.add(name);
-    }
-    const now = Date.now();
-    const existingTask = store.getTask(identity.key);
-    store.commitRun({
-      ...(keepTrajectory || existingTask
-        ? {
-            task: {
-              id: identity.key,
-              taskTemplate: identity.template,
-              tags: identity.tags,
-              startUrl: identity.startUrl,
-              paramNames: [...paramNames],
-              createdAt: existingTask?.createdAt ?? now,
-              updatedAt: now,
-            },
-          }
-        : {}),
-      newNodes: newNodes.map(toRow),
-      blobs: [...this.blobs].filter(([hash]) => usedBlobs.has(hash)).map(([hash, bytes]) => ({ hash, bytes })),
-      nodeStats: this.stats.filter((stat) => !this.view.isNew(stat.id)),
-      nodeLinks: result.status === 'failed' || result.status === 'diverged' ? [] : [...this.links.values()],
-      run: {
-        id: this.runId,
-        taskId: identity.key,
-        status: result.status,
-        endedAt: now,
-        durationMs: result.durationMs,
-        agentCalls: result.agentCalls,
-        cachedSteps: result.cachedSteps,
-        relocatedSteps: result.relocatedSteps,
-        agentSteps: result.agentSteps,
-        error: result.error ?? null,
-      },
-      steps: result.steps.map((step, index) => {
-        const nodeId = this.stepNodes[index] ?? null;
-        return {
-          runId: this.runId,
-          idx: step.index,
-          nodeId: nodeId && (!this.view.isNew(nodeId) || keepTrajectory) ? nodeId : null,
-          kind: step.kind,
-          action: step.action,
-          intent: step.intent ?? null,
-          outcome: 'ok' as const,
-          reason: null,
-          durationMs: step.durationMs,
-          checkMs: step.checkMs,
-        };
-      }),
-    });
-  }
 }
 
 function parseAgentAction(raw: unknown): Action {
@@ -464,27 +349,4 @@ function parseAgentAction(raw: unknown): Action {
   } catch (error) {
     throw new RoteError('agent', `the agent answered with an action rote cannot perform: ${JSON.stringify(raw)}`, { cause: error });
   }
-}
-
-function toRow(node: TrajectoryNode): NewNodeRow {
-  return {
-    id: node.id,
-    taskId: node.taskId,
-    parentId: node.parentId,
-    resumeAtId: node.resumeAtId,
-    action: node.action,
-    intent: node.intent,
-    url: node.url,
-    fingerprint: node.fingerprint,
-    box: node.box,
-    cropHash: node.cropHash,
-    cropRect: node.cropRect,
-    masks: node.masks,
-    state: node.state,
-    endsRun: node.endsRun,
-    hits: 1,
-    lastUsedAt: Date.now(),
-    lastSuccessAt: Date.now(),
-    createdAt: Date.now(),
-  };
 }

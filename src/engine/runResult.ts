@@ -20,6 +20,9 @@ export type StepResult = {
 export type Divergence = {
   /** Index of the step that would have come next. */
   step: number;
+  /** The recorded step that could not be shown safe: its action (with templates) and node. */
+  action?: Action;
+  nodeId?: string;
   intent?: string;
   reason: string;
   /** The recorded crop, the live crop and their pixel diff, where the visual check failed. */

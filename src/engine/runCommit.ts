@@ -1,0 +1,158 @@
+import type { TaskIdentity } from '../params/taskKey.js';
+import type { BoundParams } from '../params/params.js';
+import type { NewNodeRow, NodeLink, NodeStat } from '../store/rows.js';
+import type { Store } from '../store/store.js';
+import { namesUsedBy } from './paramBindings.js';
+import type { RunResult } from './runResult.js';
+import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryView } from './trajectoryView.js';
+
+/** Everything one run leaves behind, gathered by the run loop. */
+export type RunRecord = {
+  store: Store;
+  identity: TaskIdentity;
+  params: BoundParams;
+  valueHashes: Readonly<Record<string, string>>;
+  result: RunResult;
+  view: TrajectoryView;
+  /** The node behind each step of the result, by index. */
+  stepNodes: readonly string[];
+  stats: readonly NodeStat[];
+  links: readonly NodeLink[];
+  crops: ReadonlyMap<string, Buffer>;
+};
+
+/**
+ * Writes the run in one transaction: its record and steps, the use counts of the cached nodes,
+ * and, for a run that ended well, its new nodes and their crops. A failed or diverged run, or
+ * one with no agent action, adds no trajectory.
+ */
+export function commitRun(record: RunRecord): void {
+  const { store, identity, result, view } = record;
+  const keepTrajectory = result.status !== 'failed' && result.status !== 'diverged' && view.newNodes.length > 0;
+  const newNodes = keepTrajectory ? view.newNodes : [];
+  if (keepTrajectory) noteParamsAhead(record);
+  const usedCrops = new Set(newNodes.map((node) => node.cropHash).filter((hash): hash is string => hash !== null));
+  const now = Date.now();
+  const existingTask = store.getTask(identity.key);
+  store.commitRun({
+    ...(keepTrajectory || existingTask
+      ? {
+          task: {
+            id: identity.key,
+            taskTemplate: identity.template,
+            tags: identity.tags,
+            startUrl: identity.startUrl,
+            paramNames: [...new Set(newNodes.flatMap(namesUsedBy))],
+            createdAt: existingTask?.createdAt ?? now,
+            updatedAt: now,
+          },
+        }
+      : {}),
+    newNodes: newNodes.map((node) => toRow(node, now)),
+    blobs: [...record.crops].filter(([hash]) => usedCrops.has(hash)).map(([hash, bytes]) => ({ hash, bytes })),
+    nodeStats: record.stats.filter((stat) => !view.isNew(stat.id)),
+    nodeLinks: keepTrajectory || (result.status !== 'failed' && result.status !== 'diverged') ? [...record.links] : [],
+    run: runRow(record, now, result.error ?? null),
+    steps: [
+      ...result.steps.map((step) => {
+        const nodeId = record.stepNodes[step.index] ?? null;
+        return {
+          runId: result.runId,
+          idx: step.index,
+          nodeId: nodeId && (keepTrajectory || !view.isNew(nodeId)) ? nodeId : null,
+          kind: step.kind,
+          action: step.action,
+          intent: step.intent ?? null,
+          outcome: 'ok' as const,
+          reason: null,
+          durationMs: step.durationMs,
+          checkMs: step.checkMs,
+        };
+      }),
+      // Each divergence is kept with the step it stopped, so a report can show where and why.
+      ...result.divergences.flatMap((divergence) => (divergence.action ? [divergence] : [])).map((divergence) => ({
+        runId: result.runId,
+        idx: divergence.step,
+        nodeId: divergence.nodeId ?? null,
+        kind: 'cached' as const,
+        action: divergence.action,
+        intent: divergence.intent ?? null,
+        outcome: 'diverged' as const,
+        reason: divergence.reason,
+        durationMs: 0,
+        checkMs: 0,
+      })),
+    ],
+  });
+}
+
+/** Closes the run record as failed when the full commit could not be written. */
+export function markRunFailed(record: Pick<RunRecord, 'store' | 'result'>, cause: unknown): void {
+  try {
+    record.store.commitRun({
+      run: {
+        ...runRow({ ...record, identity: undefined }, Date.now(), `the run's commit failed: ${cause instanceof Error ? cause.message : String(cause)}`),
+        status: 'failed',
+      },
+    });
+  } catch {
+    // The store itself is gone; the next open marks the run interrupted.
+  }
+}
+
+function runRow(record: { result: RunResult; identity: TaskIdentity | undefined }, now: number, error: string | null) {
+  const { result } = record;
+  return {
+    id: result.runId,
+    taskId: record.identity?.key ?? null,
+    status: result.status,
+    endedAt: now,
+    durationMs: result.durationMs,
+    agentCalls: result.agentCalls,
+    cachedSteps: result.cachedSteps,
+    relocatedSteps: result.relocatedSteps,
+    agentSteps: result.agentSteps,
+    error,
+  };
+}
+
+/**
+ * For each new node: the parameters this run put on the page from that step on, and a hash of
+ * the values of the others, which the hazard guard of later runs compares against.
+ */
+function noteParamsAhead(record: RunRecord): void {
+  const ahead = new Set<string>();
+  for (let index = record.stepNodes.length - 1; index >= 0; index--) {
+    const node = record.view.node(record.stepNodes[index]!);
+    if (!node) continue;
+    for (const name of namesUsedBy(node)) ahead.add(name);
+    if (!record.view.isNew(node.id)) continue;
+    node.state.ahead = [...ahead].sort();
+    const unused = Object.keys(record.params).filter((name) => !ahead.has(name));
+    node.state.valueHashes = Object.fromEntries(unused.map((name) => [name, record.valueHashes[name]!]));
+  }
+}
+
+function toRow(node: TrajectoryNode, now: number): NewNodeRow {
+  return {
+    id: node.id,
+    taskId: node.taskId,
+    parentId: node.parentId,
+    resumeAtId: node.resumeAtId,
+    action: node.action,
+    intent: node.intent,
+    url: node.url,
+    fingerprint: node.fingerprint,
+    box: node.box,
+    cropHash: node.cropHash,
+    cropRect: node.cropRect,
+    masks: node.masks,
+    state: node.state,
+    endsRun: node.endsRun,
+    hits: 1,
+    lastUsedAt: now,
+    lastSuccessAt: now,
+    createdAt: now,
+  };
+}
