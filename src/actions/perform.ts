@@ -56,18 +56,14 @@ export async function performAction(page: Page, action: Action, typeMode: TypeMo
   }
 }
 
-const SELECT_FOCUSED_TEXT = `(function () {
-  var element = document.activeElement;
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) element.select();
-})()`;
-
 async function typeText(page: Page, text: string, mode: TypeMode): Promise<void> {
   switch (mode) {
     case 'keys':
       await page.keyboard.type(text);
       return;
     case 'replace':
-      await page.evaluate(SELECT_FOCUSED_TEXT);
+      // Select-all works in every text control and in contenteditable, where element.select() does not.
+      await page.keyboard.press('ControlOrMeta+a');
       if (text === '') await page.keyboard.press('Delete');
       else await page.keyboard.type(text);
       return;

@@ -83,7 +83,9 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
     const problem = await visualCheck(env, node, target.box, recorded, deadline);
     if (problem) return fail(`the target looks different: ${problem.reason}`, { expected: recorded, actual: problem.actual, diff: problem.diff });
   }
-  return { ok: true, node, kind, action, typeMode, alreadyDone };
+  // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
+  const liveTypeMode = typeMode === 'replace' && !target.hasText ? 'keys' : typeMode;
+  return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone };
 }
 
 /** Renders the node's templates with this run's values; a string is the reason it cannot be. */
