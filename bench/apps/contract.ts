@@ -1,0 +1,67 @@
+import type { Page } from 'playwright';
+import type { Agent } from '../../src/agent/agent.js';
+
+/**
+ * The perturbations the benchmark switches on, one at a time, and what rote must do under each.
+ * Every app implements every one that makes sense for it (see BenchAppSpec.perturbations).
+ */
+export const PERTURBATIONS = {
+  /** The page's content appears 600 to 1500 ms after load (a setTimeout that builds or reveals the form). */
+  slowRender: 'hit',
+  /** A live clock (updates every second) in the page header, away from every target. */
+  liveClock: 'hit',
+  /** A banner in the header whose text rotates every 700 ms, away from every target. */
+  rotatingBanner: 'hit',
+  /** A ~80px notice above the content that pushes everything down. */
+  layoutShift: 'relocated',
+  /** A modal popup (role=dialog, full-page backdrop) on load, dismissed by its one button. */
+  popupOnLoad: 'takeover',
+  /** A modal popup that appears the first time any text field gets focus, dismissed by its one button. */
+  popupOnFocus: 'takeover',
+  /** One field's label is renamed (e.g. "Policy number" -> "Policy no."), same input name. */
+  renamedLabel: 'takeover',
+  /** The Save and Delete buttons swap places (same size, side by side). */
+  swappedButtons: 'never-destructive',
+  /** A new required field (HTML `required`, or a server-side error page) the recording never filled; its value comes from the param `extra`. */
+  requiredField: 'takeover',
+  /** Saving asks a native confirm("Save these changes?") first; the save happens only when accepted. */
+  confirmDialog: 'handled',
+  /** A dark colour theme: every colour differs, the layout does not. */
+  theme: 'takeover',
+} as const;
+
+export type PerturbationName = keyof typeof PERTURBATIONS;
+export type ExpectedOutcome = (typeof PERTURBATIONS)[PerturbationName];
+
+/** A running instance of a benchmark app on 127.0.0.1. */
+export type BenchApp = {
+  /** Where a run starts. */
+  startUrl: string;
+  /** One perturbation at a time (null: none); applies from the next page load. */
+  setPerturbation(perturbation: PerturbationName | null): void;
+  /** Clears submissions, destructive clicks and the perturbation, and restores the app's data. */
+  reset(): void;
+  /** What the server received, newest last. */
+  readonly submissions: readonly { fields: Record<string, string> }[];
+  /** Every click on a destructive control (Delete), as the server saw it. */
+  readonly destructiveClicks: number;
+  close(): Promise<void>;
+};
+
+export type BenchParams = Record<string, string | boolean>;
+
+export type BenchAppSpec = {
+  name: 'intake' | 'claim' | 'grid';
+  /** The task, as a template over the params. */
+  task: string;
+  perturbations: readonly PerturbationName[];
+  start(): Promise<BenchApp>;
+  /** Parameter values for run `index`: deterministic, and different for every index. */
+  params(index: number): BenchParams;
+  /** A scripted agent that solves the task from the live DOM; each answer is one model call. */
+  agent(page: Page): Agent;
+  /** The same actions as a plain Playwright script, with no checks: the speed baseline. */
+  baseline(page: Page, params: BenchParams): Promise<void>;
+  /** What is wrong with the server's record of this run (empty when the task succeeded). */
+  verify(app: BenchApp, params: BenchParams): string[];
+};
