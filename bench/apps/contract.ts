@@ -22,7 +22,10 @@ export const PERTURBATIONS = {
   renamedLabel: 'takeover',
   /** The Save and Delete buttons swap places (same size, side by side). */
   swappedButtons: 'never-destructive',
-  /** A new required field (HTML `required`, or a server-side error page) the recording never filled; its value comes from the param `extra`. */
+  /**
+   * A new required checkbox "I confirm the information above is correct" (HTML `required`) just
+   * above Save, which the recording never ticked: the save fails until it is ticked. No parameter.
+   */
   requiredField: 'takeover',
   /** Saving asks a native confirm("Save these changes?") first; the save happens only when accepted. */
   confirmDialog: 'handled',
