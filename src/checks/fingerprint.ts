@@ -21,6 +21,10 @@ export type Target = {
   checked: boolean | null;
   /** Whether a text-entry control currently holds any text (never its value: it may be secret). */
   hasText: boolean;
+  /** Disabled, as the accessibility tree says: a disabled target is never acted on. */
+  disabled: boolean;
+  /** A control whose inside shows data (a text field, a select), not what the control is. */
+  showsValue: boolean;
   /** The nearest named container (row, dialog, group...), which tells apart targets that share a fingerprint. */
   context: string | null;
 };

@@ -34,10 +34,12 @@ const DESCRIBE_ELEMENT = `function () {
   var type = tag === 'input' ? (this.getAttribute('type') || 'text').toLowerCase() : null;
   var checkable = tag === 'input' && (type === 'checkbox' || type === 'radio');
   var hasText = (tag === 'input' || tag === 'textarea') ? String(this.value || '').length > 0 : (this.isContentEditable ? (this.textContent || '').length > 0 : false);
-  return { x: r.x, y: r.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText };
+  var textual = tag === 'textarea' || tag === 'select' || !!this.isContentEditable ||
+    (tag === 'input' && !/^(checkbox|radio|submit|button|reset|image|file|color|range|hidden)$/.test(type));
+  return { x: r.x, y: r.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual };
 }`;
 
-type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean };
+type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean };
 type AXValue = { value?: unknown };
 type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; properties?: { name: string; value: AXValue }[] };
 
@@ -95,6 +97,8 @@ function toTarget(element: Described, nodes: AXNode[]): Target {
     box: { x: element.x, y: element.y, width: element.width, height: element.height },
     checked: element.checked,
     hasText: element.hasText,
+    showsValue: element.showsValue,
+    disabled: (node?.properties ?? []).some((property) => property.name === 'disabled' && property.value.value === true),
     context: contextOf(node, byId),
   };
 }

@@ -47,6 +47,15 @@ export function isUniqueTarget(state: NodeState): boolean {
   return state.matches === 1 || state.matches === null || state.matches === undefined;
 }
 
+const CONTROL_BORDER = 3;
+
+/** The inside of a control's box, relative to the crop. */
+function insideOf(box: Box, crop: Box): Box {
+  const x = Math.round(box.x - crop.x) + CONTROL_BORDER;
+  const y = Math.round(box.y - crop.y) + CONTROL_BORDER;
+  return { x, y, width: Math.max(0, Math.round(box.width) - 2 * CONTROL_BORDER), height: Math.max(0, Math.round(box.height) - 2 * CONTROL_BORDER) };
+}
+
 export async function captureEvidence(page: Page, action: Action, params: BoundParams): Promise<RecordedEvidence> {
   const url = page.url();
   const point = actionPoint(action);
@@ -57,6 +66,7 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   state.matches = await countMatching(page, target.fingerprint);
   state.context = target.context;
   if (target.checked !== null) state.checkedBefore = target.checked;
+  if (target.disabled) state.disabled = true;
   if (action.type === 'type') state.typeMode = typeModeFor(target);
 
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
@@ -67,6 +77,8 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   if (!rect) return { url, target, fingerprint: target.fingerprint, box: target.box, crop: null, cropRect: null, masks: [], state };
   const crop = await screenshotCrop(page, rect);
   const masks = unique ? await paramRegions(page, Object.values(params), rect) : [];
+  // What a text field or select shows is data (this record's phone number), not the control: mask its inside.
+  if (target.showsValue) masks.push(insideOf(target.box, rect));
   const cropRect = { x: rect.x - target.box.x, y: rect.y - target.box.y, width: rect.width, height: rect.height };
   return { url, target, fingerprint: target.fingerprint, box: target.box, crop, cropRect, masks, state };
 }

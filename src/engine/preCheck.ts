@@ -69,6 +69,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
   const located = await locateTarget(env.page, node, bound, expectedName);
   if (typeof located === 'string') return fail(located);
   const { target, kind, action } = located;
+  if (target.disabled && !node.state.disabled) return fail(`the target ${describeFingerprint(target.fingerprint)} is disabled`);
 
   const wanted = node.state.checkedParam ? asBoolean(env.params[node.state.checkedParam] ?? '') : node.state.checkedAfter;
   if (node.state.checkedParam && wanted === undefined) return fail(`parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);

@@ -4,6 +4,7 @@ import { describeAction, parseAction, type Action } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
 import { isDone, type Agent, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
+import { compareUrls } from '../checks/urlCheck.js';
 import { RoteError } from '../errors/roteError.js';
 import type { BoundParams } from '../params/params.js';
 import type { TaskIdentity } from '../params/taskKey.js';
@@ -18,6 +19,7 @@ import type { RunContext } from './runContext.js';
 import type { Divergence, RunMode, RunResult, RunStatus, StepResult } from './runResult.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { ROOT_ID, TrajectoryView } from './trajectoryView.js';
+import { DialogGuard } from './dialogGuard.js';
 
 export type RunLimits = {
   /** How long a cached step's checks may wait for the page to show its target. */
@@ -64,6 +66,8 @@ export class RunLoop {
   /** Parameters the steps so far have put on the page (the hazard guard reads it). */
   private readonly usedSoFar = new Set<string>();
   private readonly valueHashes: Record<string, string>;
+  /** Answers native dialogs; created once the run record exists, disposed before the commit. */
+  private dialogs!: DialogGuard;
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
@@ -82,6 +86,7 @@ export class RunLoop {
     store.beginRun({ id: this.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid });
     let status: RunStatus;
     let error: string | undefined;
+    this.dialogs = new DialogGuard(this.input.page, this.input.params);
     try {
       navigationWatch(this.input.page);
       status = await this.loop();
@@ -95,6 +100,7 @@ export class RunLoop {
         error = `${context.apiName}: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
       }
     }
+    this.dialogs.dispose();
     const result = this.result(status, error);
     const { params } = this.input;
     try {
@@ -154,7 +160,7 @@ export class RunLoop {
     const here = this.position === null ? undefined : this.view.node(this.position);
     const atEnd = here?.endsRun === true;
     if (candidates.length === 0) {
-      if (atEnd) return 'finished';
+      if (atEnd) return this.finishAt(here);
       if (this.position === null) return 'miss';
       return { step: this.steps.length, reason: 'the recorded trajectory stops here before the task was done' };
     }
@@ -163,7 +169,7 @@ export class RunLoop {
     const checked = await this.pollCandidates(candidates, atEnd ? Date.now() : this.input.context.within(this.input.limits.checkTimeoutMs));
     const checkMs = Date.now() - started;
     if (!checked.ok) {
-      if (atEnd) return 'finished';
+      if (atEnd) return this.finishAt(here);
       this.stats.push({ id: checked.node.id, hit: false, usedAt: Date.now(), succeeded: false });
       const divergence: Divergence = { step: this.steps.length, action: checked.node.action, nodeId: checked.node.id, reason: checked.reason };
       if (checked.node.intent) divergence.intent = checked.node.intent;
@@ -175,6 +181,26 @@ export class RunLoop {
     }
     await this.performCached(checked, started, checkMs);
     return 'stepped';
+  }
+
+  /**
+   * A replay is complete only where the recorded run was: on the page it ended on. A submit that
+   * did not go through (a new required field, a refused confirm) leaves the page elsewhere, and
+   * the agent takes over there instead of the run claiming success.
+   */
+  private async finishAt(end: TrajectoryNode): Promise<'finished' | Divergence> {
+    const endUrl = end.state.endUrl;
+    if (!endUrl) return 'finished';
+    const deadline = this.input.context.within(this.input.limits.checkTimeoutMs);
+    let problem = compareUrls(endUrl, this.input.page.url());
+    while (problem && Date.now() < deadline) {
+      await this.input.page.waitForTimeout(50);
+      problem = compareUrls(endUrl, this.input.page.url());
+    }
+    if (!problem) return 'finished';
+    const reason = `the recorded run ended here on ${endUrl}, but ${problem.replace(/^the page/, 'this page')}${this.dialogs.unexpected.length > 0 ? ` (an unexpected dialog was dismissed: ${this.dialogs.unexpected.at(-1)})` : ''}`;
+    this.input.context.log(`step ${this.steps.length} diverged: ${reason}`);
+    return { step: this.steps.length, reason };
   }
 
   /** Polls the candidates until one passes every check or the deadline passes; reports the usual path's failure. */
@@ -195,6 +221,7 @@ export class RunLoop {
     const { page, context } = this.input;
     this.guardSteps();
     const commits = navigationWatch(page).commitCount;
+    this.dialogs.beginStep(checked.node.state.dialogs ?? []);
     if (!checked.alreadyDone) await performAction(page, checked.action, checked.typeMode);
     await settle(page, commits, { timeoutMs: Math.max(0, context.deadline - Date.now()) });
     context.log(`${checked.kind} ${describeAction(checked.action)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${checked.node.intent ? ` - ${checked.node.intent}` : ''}`);
@@ -251,7 +278,9 @@ export class RunLoop {
     const { page, params, context, identity } = this.input;
     this.guardSteps();
     const started = Date.now();
+    this.dialogs.beginStep('record');
     const step = await performAgentStep(page, action, { intent, params, taskId: identity.key, parentId: this.position, deadline: context.deadline });
+    if (this.dialogs.raisedThisStep.length > 0) step.node.state.dialogs = [...this.dialogs.raisedThisStep];
     if (step.crop) this.crops.set(step.crop.hash, step.crop.bytes);
     // Runs that share a prefix share nodes: an equal stored step stands for this one.
     const existing = this.view.children(this.position).find((node) => sameStep(node, step.node));
@@ -287,6 +316,7 @@ export class RunLoop {
     const node = this.view.node(this.position);
     if (!node || node.endsRun) return;
     node.endsRun = true;
+    node.state.endUrl = this.input.page.url();
     if (!this.view.isNew(node.id)) this.link(node.id, { endsRun: true });
   }
 

@@ -21,6 +21,12 @@ export type NodeState = {
   nameTemplate?: string;
   /** A checkbox set from this yes/no parameter, not toggled. */
   checkedParam?: string;
+  /** The target was disabled when recorded (acting on it did nothing, by design). */
+  disabled?: boolean;
+  /** The URL the run ended on, on the node where the agent said it was done. */
+  endUrl?: string;
+  /** Native dialogs (alert, confirm, prompt) the step raised, and how they were answered. */
+  dialogs?: { type: string; message: string; accepted: boolean }[];
   /** Parameters the recorded run put on the page from this step to its end. */
   ahead?: string[];
   /** For parameters the recorded path never used: a hash of their recorded value (never the value). */
@@ -64,6 +70,9 @@ const stateSchema = z
     nameTemplate: z.string().optional(),
     checkedParam: z.string().optional(),
     ahead: z.array(z.string()).optional(),
+    disabled: z.boolean().optional(),
+    endUrl: z.string().optional(),
+    dialogs: z.array(z.object({ type: z.string(), message: z.string(), accepted: z.boolean() })).optional(),
     valueHashes: z.record(z.string(), z.string()).optional(),
   })
   .strip();
