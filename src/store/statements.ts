@@ -44,6 +44,7 @@ export function prepareStatements(db: RoteDatabase) {
   return {
     getTask: db.select().from(tasks).where(eq(tasks.id, p('id'))).prepare(),
     taskCount: db.select({ n: count() }).from(tasks).prepare(),
+    nodeCount: db.select({ n: count() }).from(nodes).prepare(),
     upsertTask: db
       .insert(tasks)
       .values(placeholdersFor(['id', 'taskTemplate', 'tags', 'startUrl', 'paramNames', 'createdAt', 'updatedAt']))

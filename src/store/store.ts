@@ -51,6 +51,11 @@ export class Store {
     return this.guard('count tasks', () => this.statements.taskCount.get()?.n ?? 0);
   }
 
+  /** Recorded steps, over all tasks. */
+  nodeCount(): number {
+    return this.guard('count nodes', () => this.statements.nodeCount.get()?.n ?? 0);
+  }
+
   getNode(id: string): NodeRow | undefined {
     return this.guard('read node', () => this.statements.getNode.get({ id }));
   }

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TrajectoryView } from '../src/engine/trajectoryView.js';
+import { nodes, tasks } from '../src/store/schema.js';
+import { Store } from '../src/store/store.js';
+import { quantile, round } from './stats.js';
+
+export type LookupFigures = { trajectories: number; nodes: number; lookups: number; p50Ms: number; p99Ms: number; fileBytes: number };
+
+/**
+ * Cache lookup with many stored trajectories: the lookups one replayed step makes (the task row,
+ * the candidates after the current node, parsed and validated), timed on a file store holding
+ * `trajectories` synthetic trajectories of `steps` nodes each.
+ */
+export function measureLookup(trajectories: number, steps: number, lookups: number): LookupFigures {
+  const dir = mkdtempSync(join(tmpdir(), 'rote-lookup-'));
+  const path = join(dir, 'rote.db');
+  const store = Store.open(path);
+  try {
+    const keys: string[] = [];
+    const firstNodes: string[] = [];
+    const now = Date.now();
+    store.db.$client.pragma('cache_size = -262144');
+    // Setup through the schema, many rows per statement: the lookups below are what is measured.
+    const insertBatch = store.db.$client.transaction((from: number, to: number) => {
+      const taskRows = [];
+      const nodeRows = [];
+      for (let index = from; index < to; index++) {
+        const key = `task-${index.toString(36)}-${randomUUID().slice(0, 8)}`;
+        keys.push(key);
+        taskRows.push({ id: key, taskTemplate: `Task ${index} {{name}}`, tags: [], startUrl: 'http://127.0.0.1:1/app', paramNames: [], createdAt: now, updatedAt: now });
+        let parentId: string | null = null;
+        for (let step = 0; step < steps; step++) {
+          const id = randomUUID();
+          if (step === 0) firstNodes.push(id);
+          nodeRows.push({
+            id,
+            taskId: key,
+            parentId,
+            action: step % 2 === 0 ? { type: 'click', x: 100 + step, y: 200, button: 'left' } : { type: 'type', text: `{{field${step}}}` },
+            intent: `Fill field ${step}`,
+            url: `http://127.0.0.1:1/app/${index % 50}`,
+            fingerprint: { role: 'textbox', name: `Field ${step}`, tag: 'input', inputType: 'text' },
+            box: { x: 100, y: 200 + step * 30, width: 260, height: 22 },
+            cropRect: { x: -6, y: -6, width: 272, height: 34 },
+            masks: [],
+            state: { matches: 1, context: null, ahead: [], valueHashes: {} },
+            endsRun: step === steps - 1,
+            createdAt: now,
+          });
+          parentId = id;
+        }
+      }
+      for (let at = 0; at < taskRows.length; at += 500) store.db.insert(tasks).values(taskRows.slice(at, at + 500)).run();
+      for (let at = 0; at < nodeRows.length; at += 500) store.db.insert(nodes).values(nodeRows.slice(at, at + 500)).run();
+    });
+    for (let from = 0; from < trajectories; from += 5_000) insertBatch(from, Math.min(trajectories, from + 5_000));
+    const timings: number[] = [];
+    for (let lookup = 0; lookup < lookups; lookup++) {
+      const pick = Math.floor(Math.random() * keys.length);
+      const started = performance.now();
+      const task = store.getTask(keys[pick]!);
+      const view = new TrajectoryView(store, keys[pick]!);
+      const first = view.candidatesAfter(null);
+      const next = view.candidatesAfter(firstNodes[pick]!);
+      timings.push(performance.now() - started);
+      if (!task || first.length !== 1 || next.length !== (steps > 1 ? 1 : 0)) throw new Error('lookup benchmark: a stored trajectory did not read back');
+    }
+    return {
+      trajectories,
+      nodes: trajectories * steps,
+      lookups,
+      p50Ms: round(quantile(timings, 0.5), 3),
+      p99Ms: round(quantile(timings, 0.99), 3),
+      fileBytes: statSync(path).size,
+    };
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

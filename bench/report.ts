@@ -1,0 +1,48 @@
+import { formatTable } from '../src/cli/table.js';
+import type { BenchResults } from './run.js';
+
+/** The benchmark's tables, as printed and as pasted into the README's Performance section. */
+export function printReport(results: BenchResults, say: (line: string) => void): void {
+  say(
+    formatTable(
+      ['app', 'cell', '#', 'expected', 'status', 'ok', 'wrong', 'cached', 'reloc', 'agent', 'calls', 'agent-only', 'ms'],
+      results.cells.map((cell) => [
+        cell.app,
+        cell.cell,
+        cell.meeting,
+        cell.expected,
+        cell.status,
+        cell.met ? 'yes' : 'NO',
+        cell.wrongActions,
+        cell.cachedSteps,
+        cell.relocatedSteps,
+        cell.agentSteps,
+        cell.agentCalls,
+        cell.agentOnlyCalls ?? 0,
+        cell.wallMs,
+      ]),
+    ),
+  );
+  say('');
+  for (const cell of results.cells.filter((candidate) => !candidate.met)) {
+    say(`not as expected: ${cell.app}/${cell.cell} #${cell.meeting}: ${[cell.divergence, ...cell.problems].filter(Boolean).join('; ')}`);
+  }
+  const s = results.summary;
+  const mark = (met: boolean) => (met ? 'met' : 'MISSED');
+  say(
+    formatTable(
+      ['figure', 'value', 'target', ''],
+      [
+        ['wrong actions (destructive clicks + wrong submissions)', String(s.wrongActions.value), s.wrongActions.target, mark(s.wrongActions.met)],
+        ['hit rate on cells that should hit', `${s.hitRate.value}% (${s.hitRate.hits}/${s.hitRate.shouldHit})`, s.hitRate.target, mark(s.hitRate.met)],
+        ['agent calls with rote / agent-only', `${s.agentCalls.value}% (${s.agentCalls.withRote}/${s.agentCalls.agentOnly})`, s.agentCalls.target, mark(s.agentCalls.met)],
+        ['replay time / plain script (median of pairs)', `${s.replayOverPlain.value} (${s.replayOverPlain.pairs} pairs)`, s.replayOverPlain.target, mark(s.replayOverPlain.met)],
+        ['check overhead per step, ms', `median ${s.checkOverheadMs.median}, p90 ${s.checkOverheadMs.p90}`, '', ''],
+        [`cache lookup, ${s.lookupMs.trajectories.toLocaleString('en')} trajectories, ms`, `p50 ${s.lookupMs.p50}, p99 ${s.lookupMs.p99}`, s.lookupMs.target, mark(s.lookupMs.met)],
+        ['bytes stored per step', `${(s.bytesPerStep.value / 1024).toFixed(1)} KB`, s.bytesPerStep.target, mark(s.bytesPerStep.met)],
+        ['cells as expected', `${s.expectationsMet}/${s.cells}`, 'all', mark(s.expectationsMet === s.cells)],
+      ],
+    ),
+  );
+  say(`measured ${results.measuredAt} on ${results.machine.cpus} x ${results.machine.cpuModel}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}, ${results.machine.platform}: ${results.command}`);
+}
