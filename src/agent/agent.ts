@@ -18,9 +18,12 @@ export type Observation = {
   divergence?: { step: number; intent?: string; reason: string };
 };
 
+/** What answering cost: model requests (retries included) and tokens. Summed per run. */
+export type AgentUsage = { modelCalls: number; inputTokens: number; outputTokens: number };
+
 /** Actions in the computer-use shapes; the engine validates each before acting (a click's button defaults to left). */
-export type AgentDecision = { actions: ActionInput[]; intent?: string };
-export type AgentDone = { done: true; answer?: string };
+export type AgentDecision = { actions: ActionInput[]; intent?: string; usage?: AgentUsage };
+export type AgentDone = { done: true; answer?: string; usage?: AgentUsage };
 export type AgentAnswer = AgentDecision | AgentDone;
 
 /**

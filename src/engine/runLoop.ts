@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright';
 import { describeAction, parseAction, type Action } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
-import { isDone, type Agent, type Observation, type StepKind } from '../agent/agent.js';
+import { isDone, type Agent, type AgentUsage, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { RoteError } from '../errors/roteError.js';
@@ -60,6 +60,7 @@ export class RunLoop {
   private readonly links = new Map<string, NodeLink>();
   private readonly runId = randomUUID();
   private agentCalls = 0;
+  private readonly usage: AgentUsage = { modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   private answer: string | undefined;
   /** The last node done (null: the root). */
   private position: string | null = null;
@@ -244,6 +245,11 @@ export class RunLoop {
     const observation = await this.observe();
     this.agentCalls++;
     const answer = await agent.next(observation);
+    if (answer.usage) {
+      this.usage.modelCalls += answer.usage.modelCalls;
+      this.usage.inputTokens += answer.usage.inputTokens;
+      this.usage.outputTokens += answer.usage.outputTokens;
+    }
     if (isDone(answer)) {
       this.answer = answer.answer;
       context.log(`agent: done${answer.answer ? ` (${answer.answer})` : ''}`);
@@ -363,6 +369,7 @@ export class RunLoop {
       relocatedSteps: count('relocated'),
       agentSteps: count('agent'),
       agentCalls: this.agentCalls,
+      usage: { ...this.usage },
       divergences: this.divergences,
       durationMs: Date.now() - this.input.context.startedAt,
     };

@@ -1,5 +1,5 @@
 import type { Action } from '../actions/action.js';
-import type { StepKind } from '../agent/agent.js';
+import type { AgentUsage, StepKind } from '../agent/agent.js';
 
 export type RunStatus = 'replayed' | 'mixed' | 'agent' | 'diverged' | 'failed';
 export type RunMode = 'auto' | 'replay-only' | 'record';
@@ -42,6 +42,8 @@ export type RunResult = {
   relocatedSteps: number;
   agentSteps: number;
   agentCalls: number;
+  /** What the agent's answers cost, as the agent reported it (zero for agents that do not). */
+  usage: AgentUsage;
   divergences: Divergence[];
   durationMs: number;
   /** The agent's final answer, when it gave one. */

@@ -99,6 +99,10 @@ export const runs = sqliteTable(
     endedAt: integer('ended_at'),
     durationMs: integer('duration_ms'),
     agentCalls: integer('agent_calls').notNull().default(0),
+    /** Model requests behind the agent calls (retries included), and their tokens. */
+    modelCalls: integer('model_calls').notNull().default(0),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
     cachedSteps: integer('cached_steps').notNull().default(0),
     relocatedSteps: integer('relocated_steps').notNull().default(0),
     agentSteps: integer('agent_steps').notNull().default(0),
