@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareUrls } from './urlCheck.js';
+import { compareUrls, isIdLike, templatedUrl } from './urlCheck.js';
 
 describe('compareUrls', () => {
   it('matches with the query in any order', () => {
@@ -10,6 +10,26 @@ describe('compareUrls', () => {
   });
   it('reports another path or query', () => {
     expect(compareUrls('http://a.test/p', 'http://a.test/q')).toBe('the page is at /q, recorded at /p');
-    expect(compareUrls('http://a.test/p?x=1', 'http://a.test/p?x=2')).toContain('query');
+    expect(compareUrls('http://a.test/p?x=open', 'http://a.test/p?x=closed')).toContain('query');
+  });
+});
+
+describe('URLs with parameter values and record ids', () => {
+  it('templates path segments and query values equal to a parameter', () => {
+    expect(templatedUrl('http://a.test/customers/Ana%20Silva/edit?q=Ana+Silva&page=2', { name: 'Ana Silva' })).toBe(
+      'http://a.test/customers/{{name}}/edit?q={{name}}&page=2',
+    );
+  });
+  it('matches the same page for another record', () => {
+    const recorded = templatedUrl('http://a.test/customers/42/edit?q=Ana+Silva', { name: 'Ana Silva' });
+    expect(compareUrls(recorded, 'http://a.test/customers/17/edit?q=Rui%20Costa', { name: 'Rui Costa' })).toBeNull();
+    expect(compareUrls(recorded, 'http://a.test/customers/17/edit?q=Ana+Silva', { name: 'Rui Costa' })).toContain('query');
+    expect(compareUrls(recorded, 'http://a.test/customers/new/edit?q=Rui+Costa', { name: 'Rui Costa' })).toContain('/customers/new/edit');
+  });
+  it('treats only ids as interchangeable', () => {
+    expect(isIdLike('42')).toBe(true);
+    expect(isIdLike('3f2a9c1e-0b7d-4c1e-9f00-1a2b3c4d5e6f')).toBe(true);
+    expect(isIdLike('edit')).toBe(false);
+    expect(compareUrls('http://a.test/p/edit', 'http://a.test/p/delete')).toContain('recorded at /p/edit');
   });
 });

@@ -1,19 +1,85 @@
+import type { BoundParams } from '../params/params.js';
+
+const PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
+
 /**
- * Origin and path must match; query parameters are compared order-free. Returns null for a
- * match or the reason it is not one. Never act on another origin.
+ * A path segment or query value that names a record rather than a page: a number, a UUID, a long
+ * hex string. Two URLs that differ only in such parts are the same page for another record.
  */
-export function compareUrls(recorded: string, current: string): string | null {
-  let a: URL;
-  let b: URL;
+export function isIdLike(part: string): boolean {
+  return /^\d+$/.test(part) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(part) || /^[0-9a-f]{12,}$/i.test(part);
+}
+
+function decode(part: string): string {
   try {
-    a = new URL(recorded);
-    b = new URL(current);
+    return decodeURIComponent(part.replace(/\+/g, ' '));
   } catch {
-    return recorded === current ? null : `the page is at ${current}, recorded at ${recorded}`;
+    return part;
   }
+}
+
+/**
+ * The URL as recorded: path segments and query values equal to a parameter value become
+ * `{{name}}`, so the same page with another record's values still matches.
+ */
+export function templatedUrl(url: string, params: BoundParams): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return url;
+  const byValue = new Map<string, string>();
+  for (const [name, value] of Object.entries(params)) if (value.trim().length >= 2 && !byValue.has(value)) byValue.set(value, name);
+  const template = (raw: string, decoded: string) => {
+    const name = byValue.get(decoded);
+    return name ? `{{${name}}}` : raw;
+  };
+  const path = parsed.pathname
+    .split('/')
+    .map((segment) => template(segment, decode(segment)))
+    .join('/');
+  const query = [...parsed.searchParams.entries()].map(([key, value]) => `${encodeURIComponent(key)}=${template(encodeURIComponent(value), value)}`);
+  return `${parsed.origin}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+}
+
+function partMatches(recorded: string, current: string, params: BoundParams): boolean {
+  const placeholder = PLACEHOLDER.exec(recorded);
+  if (placeholder) return params[placeholder[1]!] === current;
+  return recorded === current || (isIdLike(recorded) && isIdLike(current));
+}
+
+function splitUrl(url: string): { origin: string; path: string[]; query: [string, string][] } | undefined {
+  try {
+    const parsed = new URL(url);
+    // Path segments are compared decoded; braces of a template come back percent-encoded.
+    return { origin: parsed.origin, path: parsed.pathname.split('/').map(decode), query: [...parsed.searchParams.entries()] };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Is the page where the recorded step was taken? Origin must match exactly. Path segments and
+ * query values (order-free) must be equal, render the parameter they were recorded as, or both
+ * be record ids. Returns null for a match or the reason it is not one.
+ */
+export function compareUrls(recorded: string, current: string, params: BoundParams = {}): string | null {
+  const a = splitUrl(recorded);
+  const b = splitUrl(current);
+  if (!a || !b) return recorded === current ? null : `the page is at ${current}, recorded at ${recorded}`;
   if (a.origin !== b.origin) return `the page is on another origin (${b.origin}, recorded ${a.origin})`;
-  if (a.pathname !== b.pathname) return `the page is at ${b.pathname}, recorded at ${a.pathname}`;
-  const query = (url: URL) => [...url.searchParams.entries()].map(([k, v]) => `${k}=${v}`).sort().join('&');
-  if (query(a) !== query(b)) return `the page's query is ?${query(b)}, recorded ?${query(a)}`;
+  const path = (parts: string[]) => parts.join('/');
+  if (a.path.length !== b.path.length || a.path.some((part, index) => !partMatches(part, b.path[index]!, params))) {
+    return `the page is at ${path(b.path)}, recorded at ${path(a.path)}`;
+  }
+  const sortQuery = (query: [string, string][]) => [...query].sort(([k1, v1], [k2, v2]) => (k1 === k2 ? v1.localeCompare(v2) : k1.localeCompare(k2)));
+  const qa = sortQuery(a.query);
+  const qb = sortQuery(b.query);
+  const show = (query: [string, string][]) => query.map(([key, value]) => `${key}=${value}`).join('&');
+  if (qa.length !== qb.length || qa.some(([key, value], index) => key !== qb[index]![0] || !partMatches(value, qb[index]![1], params))) {
+    return `the page's query is ?${show(qb)}, recorded ?${show(qa)}`;
+  }
   return null;
 }

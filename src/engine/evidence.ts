@@ -5,6 +5,7 @@ import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { focusedTarget, targetAt } from '../checks/target.js';
 import { countMatching } from '../checks/uniqueness.js';
+import { templatedUrl } from '../checks/urlCheck.js';
 import { cropRectFor, screenshotCrop } from '../checks/visual.js';
 import type { Page } from 'playwright';
 import type { BoundParams } from '../params/params.js';
@@ -57,7 +58,7 @@ function insideOf(box: Box, crop: Box): Box {
 }
 
 export async function captureEvidence(page: Page, action: Action, params: BoundParams): Promise<RecordedEvidence> {
-  const url = page.url();
+  const url = templatedUrl(page.url(), params);
   const point = actionPoint(action);
   const target = await targetOf(page, action, point);
   const state: NodeState = {};

@@ -56,7 +56,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
   const bound = bindAction(node, env.params);
   if (typeof bound === 'string') return fail(bound);
 
-  const urlProblem = compareUrls(node.url, env.page.url());
+  const urlProblem = compareUrls(node.url, env.page.url(), env.params);
   if (urlProblem) return fail(urlProblem);
 
   const unused = unusedChangedParam(env, node);

@@ -4,7 +4,7 @@ import { describeAction, parseAction, type Action } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
 import { isDone, type Agent, type AgentUsage, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
-import { compareUrls } from '../checks/urlCheck.js';
+import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { RoteError } from '../errors/roteError.js';
 import type { BoundParams } from '../params/params.js';
 import type { TaskIdentity } from '../params/taskKey.js';
@@ -193,10 +193,11 @@ export class RunLoop {
     const endUrl = end.state.endUrl;
     if (!endUrl) return 'finished';
     const deadline = this.input.context.within(this.input.limits.checkTimeoutMs);
-    let problem = compareUrls(endUrl, this.input.page.url());
+    const { params } = this.input;
+    let problem = compareUrls(endUrl, this.input.page.url(), params);
     while (problem && Date.now() < deadline) {
       await this.input.page.waitForTimeout(50);
-      problem = compareUrls(endUrl, this.input.page.url());
+      problem = compareUrls(endUrl, this.input.page.url(), params);
     }
     if (!problem) return 'finished';
     const reason = `the recorded run ended here on ${endUrl}, but ${problem.replace(/^the page/, 'this page')}${this.dialogs.unexpected.length > 0 ? ` (an unexpected dialog was dismissed: ${this.dialogs.unexpected.at(-1)})` : ''}`;
@@ -322,7 +323,7 @@ export class RunLoop {
     const node = this.view.node(this.position);
     if (!node || node.endsRun) return;
     node.endsRun = true;
-    node.state.endUrl = this.input.page.url();
+    node.state.endUrl = templatedUrl(this.input.page.url(), this.input.params);
     if (!this.view.isNew(node.id)) this.link(node.id, { endsRun: true });
   }
 

@@ -26,7 +26,7 @@ export function taskIdentity(task: string, params: BoundParams, tags: readonly s
     template = templatize(task, params).template;
   }
   const sortedTags = [...new Set(tags)].sort();
-  const normalizedStart = normalizeUrl(startUrl);
+  const normalizedStart = normalizeUrl(startUrl, params);
   const key = createHash('sha256').update(JSON.stringify([template.trim(), sortedTags, normalizedStart])).digest('hex').slice(0, 32);
   return { key, template, tags: sortedTags, startUrl: normalizedStart };
 }

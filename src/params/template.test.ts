@@ -75,7 +75,10 @@ describe('taskIdentity', () => {
 
 describe('normalizeUrl', () => {
   it('sorts the query and drops the fragment', () => {
-    expect(normalizeUrl('http://h/p?b=2&a=1#x')).toBe('http://h/p?a=1&b=2');
+    expect(normalizeUrl('http://h/p?b=two&a=one#x')).toBe('http://h/p?a=one&b=two');
+  });
+  it('generalizes record ids and parameter values, so another record is the same task', () => {
+    expect(normalizeUrl('http://h/patients/42/intake?ref=Ada%20L', { name: 'Ada L' })).toBe('http://h/patients/:id/intake?ref={{name}}');
     expect(normalizeUrl('about:blank')).toBe('about:blank');
   });
 });

@@ -1,5 +1,20 @@
-/** Origin, path and query sorted by name; the fragment is dropped. Non-http URLs stay as they are. */
-export function normalizeUrl(url: string): string {
+import { isIdLike } from '../checks/urlCheck.js';
+import type { BoundParams } from './params.js';
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * The start URL as part of a cache key: origin, path and query sorted by name, with record ids
+ * as `:id` and parameter values as `{{name}}`, so the same page for another record is the same
+ * task. The fragment is dropped; non-http URLs stay as they are.
+ */
+export function normalizeUrl(url: string, params: BoundParams = {}): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -7,7 +22,15 @@ export function normalizeUrl(url: string): string {
     return url;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return parsed.href.replace(/#.*$/, '');
-  const query = [...parsed.searchParams.entries()].sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
-  const search = query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
-  return `${parsed.origin}${parsed.pathname}${search}`;
+  const byValue = new Map(Object.entries(params).filter(([, value]) => value.trim().length >= 2).map(([name, value]) => [value, name]));
+  const general = (part: string) => (byValue.has(part) ? `{{${byValue.get(part)}}}` : isIdLike(part) ? ':id' : part);
+  const path = parsed.pathname
+    .split('/')
+    .map((segment) => general(safeDecode(segment)))
+    .join('/');
+  const query = [...parsed.searchParams.entries()]
+    .map(([key, value]): [string, string] => [key, general(value)])
+    .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
+  const search = query.length > 0 ? `?${query.map(([key, value]) => `${key}=${value}`).join('&')}` : '';
+  return `${parsed.origin}${path}${search}`;
 }
