@@ -5,7 +5,7 @@ import { performAction } from '../actions/perform.js';
 import { navigationWatch, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/params.js';
-import { templateNames } from '../params/template.js';
+import { templateNames, templatize } from '../params/template.js';
 import { captureEvidence } from './evidence.js';
 import { checkboxParam, selectParam, semanticName } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
@@ -55,6 +55,8 @@ export async function performAgentStep(
   if (ambiguous.length > 0) evidence.state.ambiguous = ambiguous;
 
   const crop = evidence.crop ? { hash: createHash('sha256').update(evidence.crop).digest('hex'), bytes: evidence.crop } : null;
-  const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: stored.action, intent: input.intent, evidence, cropHash: crop?.hash ?? null });
+  // The intent is stored with parameter values as templates too: "Open {{customerName}}" reads right for the next customer.
+  const intent = input.intent === undefined ? undefined : templatize(input.intent, params).template;
+  const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: stored.action, intent, evidence, cropHash: crop?.hash ?? null });
   return { node, crop };
 }

@@ -30,16 +30,18 @@ export function semanticName(target: Target | null, params: BoundParams): Pick<N
 
 /**
  * A checkbox click bound to the yes/no parameter it set, so a replay sets the box to the
- * parameter's new value. Bound only when one parameter fits (by value, then by its name's words
- * standing in the label); otherwise the parameter stays unused and the hazard guard acts.
+ * parameter's new value. Bound only when exactly one parameter fits both by value and by name
+ * (every word of its name stands in the box's label: smsReminders, "SMS reminders"); a value
+ * alone could tie a consent box to an unrelated yes/no parameter. Otherwise the parameter stays
+ * unused and the hazard guard acts.
  */
 export function checkboxParam(target: Target | null, checkedAfter: boolean | null | undefined, params: BoundParams): string | undefined {
   if (!target || target.fingerprint.role !== 'checkbox' || checkedAfter == null) return undefined;
-  const fits = Object.entries(params).filter(([, value]) => asBoolean(value) === checkedAfter).map(([name]) => name);
-  if (fits.length === 1) return fits[0];
   const label = ` ${fold(target.fingerprint.name)} `;
-  const named = fits.filter((name) => words(name).every((word) => label.includes(` ${word}`)));
-  return named.length === 1 ? named[0] : undefined;
+  const fits = Object.entries(params)
+    .filter(([name, value]) => asBoolean(value) === checkedAfter && words(name).every((word) => label.includes(` ${word}`)))
+    .map(([name]) => name);
+  return fits.length === 1 ? fits[0] : undefined;
 }
 
 function words(name: string): string[] {

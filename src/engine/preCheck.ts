@@ -81,7 +81,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
   if (!stateDiffers && !otherElement && node.cropHash && node.cropRect) {
     const recorded = env.blob(node.cropHash);
     if (!recorded) return fail('the recorded crop is missing from the store');
-    const problem = await visualCheck(env, node, target.box, recorded, deadline);
+    const problem = await visualCheck(env, node, target.box, recorded, deadline, kind === 'relocated');
     if (problem) return fail(`the target looks different: ${problem.reason}`, { expected: recorded, actual: problem.actual, diff: problem.diff });
   }
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
@@ -139,8 +139,10 @@ async function locateTarget(page: Page, node: TrajectoryNode, action: Action, ex
   if (!there || !matchesRecorded(there.fingerprint, recorded, expectedName, semantic)) {
     return `${found}, ${expected}; it moved, and at its new place something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`;
   }
-  // A semantic target found by its new name is the designed path, not a relocation.
-  const kind = semantic && fold(expectedName) !== fold(recorded.name) ? 'cached' : 'relocated';
+  // A semantic target found by its new name is the designed path, and a target found where it was
+  // (it appeared late) did not move: neither is a relocation.
+  const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
+  const kind = samePlace || (semantic && fold(expectedName) !== fold(recorded.name)) ? 'cached' : 'relocated';
   return { target: there, kind, action: withPoint(action, moved) };
 }
 
@@ -165,19 +167,34 @@ function relocatedPoint(point: Point, recordedBox: Box, liveBox: Box): Point {
   return { x: liveBox.x + liveBox.width / 2, y: liveBox.y + liveBox.height / 2 };
 }
 
-async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recorded: Buffer, deadline: number) {
+/** The crop minus the target's own box: what stood around it. */
+function surroundings(rect: Box, box: Box): Box[] {
+  const inner = { x: Math.round(-rect.x), y: Math.round(-rect.y), width: Math.round(box.width), height: Math.round(box.height) };
+  const right = inner.x + inner.width;
+  const bottom = inner.y + inner.height;
+  return [
+    { x: 0, y: 0, width: rect.width, height: Math.max(0, inner.y) },
+    { x: 0, y: bottom, width: rect.width, height: Math.max(0, rect.height - bottom) },
+    { x: 0, y: inner.y, width: Math.max(0, inner.x), height: inner.height },
+    { x: right, y: inner.y, width: Math.max(0, rect.width - right), height: inner.height },
+  ].filter((mask) => mask.width > 0 && mask.height > 0);
+}
+
+async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recorded: Buffer, deadline: number, relocated: boolean) {
   const rect = node.cropRect!;
+  // A target that moved has new neighbours by definition: compare the target itself, not what is beside it.
+  const masks = relocated ? [...node.masks, ...surroundings(rect, liveBox)] : node.masks;
   const viewport = env.page.viewportSize() ?? { width: 1280, height: 720 };
   const clip = { x: Math.round(liveBox.x + rect.x), y: Math.round(liveBox.y + rect.y), width: rect.width, height: rect.height };
   if (clip.x < 0 || clip.y < 0 || clip.x + clip.width > viewport.width || clip.y + clip.height > viewport.height) {
     return { reason: 'the target is partly outside the viewport', actual: undefined, diff: undefined };
   }
-  const { mismatch, actual } = await matchCropStable(env.page, clip, recorded, node.masks, deadline);
+  const { mismatch, actual } = await matchCropStable(env.page, clip, recorded, masks, deadline);
   if (!mismatch) return null;
   // New values may render where the recording had none: mask where this run's values show, too.
   if (isUniqueTarget(node.state) && Object.keys(env.params).length > 0) {
     const extra = await paramRegions(env.page, Object.values(env.params), clip);
-    if (extra.length > 0 && !(await compareCrops(recorded, actual, [...node.masks, ...extra]))) return null;
+    if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return null;
   }
   return mismatch;
 }

@@ -5,6 +5,7 @@ import { performAction } from '../actions/perform.js';
 import { isDone, type Agent, type AgentUsage, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
+import { renderTemplate } from '../params/template.js';
 import { RoteError } from '../errors/roteError.js';
 import type { BoundParams } from '../params/params.js';
 import type { TaskIdentity } from '../params/taskKey.js';
@@ -19,6 +20,7 @@ import type { RunContext } from './runContext.js';
 import type { Divergence, RunMode, RunResult, RunStatus, StepResult } from './runResult.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { ROOT_ID, TrajectoryView } from './trajectoryView.js';
+import { findRejoin } from './rejoin.js';
 import { DialogGuard } from './dialogGuard.js';
 
 export type RunLimits = {
@@ -60,6 +62,8 @@ export class RunLoop {
   private readonly links = new Map<string, NodeLink>();
   private readonly runId = randomUUID();
   private agentCalls = 0;
+  /** The agent's steps since the cached path diverged, for deciding where it may re-join. */
+  private detour: TrajectoryNode[] = [];
   private readonly usage: AgentUsage = { modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   private answer: string | undefined;
   /** The last node done (null: the root). */
@@ -141,6 +145,7 @@ export class RunLoop {
         agentInCharge = true;
         if (outcome !== 'miss') {
           this.divergences.push(outcome);
+          this.detour = [];
           rejoinFrom = this.position;
         }
       }
@@ -173,7 +178,8 @@ export class RunLoop {
       if (atEnd) return this.finishAt(here);
       this.stats.push({ id: checked.node.id, hit: false, usedAt: Date.now(), succeeded: false });
       const divergence: Divergence = { step: this.steps.length, action: checked.node.action, nodeId: checked.node.id, reason: checked.reason };
-      if (checked.node.intent) divergence.intent = checked.node.intent;
+      const intent = this.intentOf(checked.node);
+      if (intent) divergence.intent = intent;
       if (checked.expected) divergence.expected = checked.expected;
       if (checked.actual) divergence.actual = checked.actual;
       if (checked.diff) divergence.diff = checked.diff;
@@ -226,8 +232,9 @@ export class RunLoop {
     this.dialogs.beginStep(checked.node.state.dialogs ?? []);
     if (!checked.alreadyDone) await performAction(page, checked.action, checked.typeMode);
     await settle(page, commits, { timeoutMs: Math.max(0, context.deadline - Date.now()) });
-    context.log(`${checked.kind} ${describeAction(checked.action)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${checked.node.intent ? ` - ${checked.node.intent}` : ''}`);
-    this.pushStep(checked.kind, checked.action, checked.node.intent ?? undefined, started, checkMs, checked.node.id);
+    const intent = this.intentOf(checked.node);
+    context.log(`${checked.kind} ${describeAction(checked.action)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${intent ? ` - ${intent}` : ''}`);
+    this.pushStep(checked.kind, checked.action, intent, started, checkMs, checked.node.id);
     this.stats.push({ id: checked.node.id, hit: true, usedAt: Date.now(), succeeded: true });
     this.position = checked.node.id;
     for (const name of namesUsedBy(checked.node)) this.usedSoFar.add(name);
@@ -262,23 +269,18 @@ export class RunLoop {
       const action = parseAgentAction(raw);
       const node = await this.performAgentAction(action, answer.intent);
       if (rejoinFrom === undefined) continue;
+      this.detour.push(node);
       const followed = this.view.children(rejoinFrom).find((cached) => !this.view.isNew(cached.id) && doesSameWork(cached, node));
       if (followed) rejoinFrom = followed.id;
-      if (await this.canRejoin(rejoinFrom)) {
-        this.link(node.id, { resumeAtId: rejoinFrom ?? ROOT_ID });
-        context.log(`re-joined the recorded path after ${rejoinFrom === null ? 'the start' : `node ${rejoinFrom.slice(0, 8)}`}`);
+      const after = await findRejoin(this.env, this.view, rejoinFrom, this.detour);
+      if (after !== undefined) {
+        this.link(node.id, { resumeAtId: after ?? ROOT_ID });
+        this.detour = [];
+        context.log(`re-joined the recorded path after ${after === null ? 'the start' : `node ${after.slice(0, 8)}`}`);
         return { kind: 'rejoined' };
       }
     }
     return { kind: 'followed', rejoinFrom };
-  }
-
-  private async canRejoin(from: string | null): Promise<boolean> {
-    const cached = this.view.candidatesAfter(from).filter((node) => !this.view.isNew(node.id));
-    for (const node of cached) {
-      if ((await preCheck(this.env, node, Date.now())).ok) return true;
-    }
-    return false;
   }
 
   private async performAgentAction(action: Action, intent: string | undefined): Promise<TrajectoryNode> {
@@ -334,6 +336,16 @@ export class RunLoop {
     this.links.set(id, { ...this.links.get(id), id, ...change });
   }
 
+  /** A recorded intent with this run's values in place of its templates. */
+  private intentOf(node: TrajectoryNode): string | undefined {
+    if (!node.intent) return undefined;
+    try {
+      return renderTemplate(node.intent, this.input.params);
+    } catch {
+      return node.intent;
+    }
+  }
+
   private guardSteps(): void {
     if (this.steps.length >= this.input.limits.maxSteps) throw new RoteError('agent', `the step budget of ${this.input.limits.maxSteps} steps is spent`);
   }
@@ -354,7 +366,7 @@ export class RunLoop {
   private describeDivergence(divergence: Divergence): string {
     const { apiName } = this.input.context;
     const node = this.view.candidatesAfter(this.position)[0];
-    const what = node ? ` (${node.intent ? node.intent : describeAction(node.action)})` : '';
+    const what = node ? ` (${this.intentOf(node) ?? describeAction(node.action)})` : '';
     return `${apiName}: step ${divergence.step + 1}${what} diverged: ${divergence.reason}`;
   }
 

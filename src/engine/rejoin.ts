@@ -1,0 +1,68 @@
+import { templateNames } from '../params/template.js';
+import { namesUsedBy } from './paramBindings.js';
+import type { CheckEnvironment } from './preCheck.js';
+import { preCheck } from './preCheck.js';
+import { doesSameWork } from './recordStep.js';
+import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryView } from './trajectoryView.js';
+
+/** Roles whose click only puts the caret in a field: skipping such a click loses nothing. */
+const FOCUS_ONLY_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+/** How many recorded steps a re-join may look past. */
+const MAX_SKIPPED = 6;
+
+/**
+ * Whether the agent's detour has already done what a recorded step would do, so the replay may
+ * continue after it: a click that only focuses a field, a wait or a move, typing whose every
+ * parameter the detour has put on the page, or a step the detour did the same work as.
+ */
+function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[], detourNames: ReadonlySet<string>): boolean {
+  if (detour.some((step) => doesSameWork(cached, step))) return true;
+  switch (cached.action.type) {
+    case 'click':
+    case 'double_click':
+    case 'move':
+      return cached.fingerprint !== null && FOCUS_ONLY_ROLES.has(cached.fingerprint.role) && namesUsedBy(cached).length === 0;
+    case 'wait':
+      return true;
+    case 'type': {
+      const names = templateNames(cached.action.text);
+      return names.length > 0 && names.every((name) => detourNames.has(name));
+    }
+    case 'keypress':
+    case 'scroll':
+    case 'drag':
+    case 'goto':
+      return false;
+  }
+}
+
+/**
+ * Where the replay can take over again after an agent action: the first recorded step after
+ * `from` whose pre-checks pass now, looking past at most MAX_SKIPPED recorded steps that the
+ * detour has covered (never past one it has not, so no recorded work is silently dropped).
+ * Returns the node to continue after (null: the root), or undefined when there is none yet.
+ */
+export async function findRejoin(
+  env: CheckEnvironment,
+  view: TrajectoryView,
+  from: string | null,
+  detour: readonly TrajectoryNode[],
+): Promise<string | null | undefined> {
+  const detourNames = new Set(detour.flatMap(namesUsedBy));
+  let level: { after: string | null; node: TrajectoryNode }[] = view
+    .candidatesAfter(from)
+    .filter((node) => !view.isNew(node.id))
+    .map((node) => ({ after: from, node }));
+  for (let depth = 0; depth <= MAX_SKIPPED && level.length > 0; depth++) {
+    const next: typeof level = [];
+    for (const { after, node } of level) {
+      if ((await preCheck(env, node, Date.now())).ok) return after;
+      if (coveredByDetour(node, detour, detourNames)) {
+        next.push(...view.candidatesAfter(node.id).filter((child) => !view.isNew(child.id)).map((child) => ({ after: node.id, node: child })));
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
