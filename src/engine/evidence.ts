@@ -6,6 +6,7 @@ import { paramRegions } from '../checks/paramRegions.js';
 import { focusedTarget, targetAt } from '../checks/target.js';
 import { countMatching } from '../checks/uniqueness.js';
 import { templatedUrl } from '../checks/urlCheck.js';
+import { shownValues } from '../checks/shownValues.js';
 import { cropRectFor, screenshotCrop } from '../checks/visual.js';
 import type { Page } from 'playwright';
 import type { BoundParams } from '../params/params.js';
@@ -62,6 +63,9 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   const point = actionPoint(action);
   const target = await targetOf(page, action, point);
   const state: NodeState = {};
+  // Which controls already show a parameter's value; kept at commit for the parameters the run never set.
+  const shown = await shownValues(page, params);
+  if (shown.length > 0) state.watches = shown;
   if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state };
 
   state.matches = await countMatching(page, target.fingerprint);

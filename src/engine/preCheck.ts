@@ -4,6 +4,7 @@ import type { TypeMode } from '../actions/perform.js';
 import { describeFingerprint, type Fingerprint, type Target } from '../checks/fingerprint.js';
 import { contains, type Box, type Point } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
+import { showsValueNow } from '../checks/shownValues.js';
 import { locateUnique } from '../checks/uniqueness.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { matchCropStable, compareCrops } from '../checks/visual.js';
@@ -61,6 +62,8 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
 
   const unused = unusedChangedParam(env, node);
   if (unused) return fail(`parameter "${unused}" is not put on the page by the recorded steps from here, and its value differs from the recording's: replaying would leave the old value in place`);
+  const stale = await staleWatch(env, node);
+  if (stale) return fail(stale);
 
   const typeMode: TypeMode = node.state.typeMode ?? 'keys';
   if (!node.fingerprint) return { ok: true, node, kind: 'cached', action: bound, typeMode, alreadyDone: false };
@@ -147,14 +150,31 @@ async function locateTarget(page: Page, node: TrajectoryNode, action: Action, ex
 }
 
 /**
+ * A control that showed a parameter's value when recorded (so the recording never set it) must
+ * show this run's value now; otherwise the step diverges and the agent sets it before the submit.
+ */
+async function staleWatch(env: CheckEnvironment, node: TrajectoryNode): Promise<string | undefined> {
+  for (const watch of node.state.watches ?? []) {
+    const value = env.params[watch.param];
+    if (value === undefined || env.usedSoFar.has(watch.param)) continue;
+    if ((await showsValueNow(env.page, watch.selector, value)) === 'no') {
+      return `the page does not show parameter "${watch.param}"${watch.label ? ` in "${watch.label}"` : ''} as this run's value, and the recorded steps never set it`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The hazard guard: a parameter that neither the steps done so far nor the recorded steps
  * ahead put on the page would be submitted with its recorded value. Allowed only when its value
  * equals the recorded one.
  */
 function unusedChangedParam(env: CheckEnvironment, node: TrajectoryNode): string | undefined {
   const ahead = new Set(node.state.ahead ?? []);
+  // A watched parameter is checked on the page where it shows, before the submit (staleWatch).
+  const watched = new Set(node.state.watchedAhead ?? []);
   for (const name of Object.keys(env.params)) {
-    if (env.usedSoFar.has(name) || ahead.has(name)) continue;
+    if (env.usedSoFar.has(name) || ahead.has(name) || watched.has(name)) continue;
     if (node.state.valueHashes?.[name] !== env.valueHashes[name]) return name;
   }
   return undefined;

@@ -58,6 +58,8 @@ export function newNode(input: {
 export function sameStep(existing: TrajectoryNode, candidate: TrajectoryNode): boolean {
   if (JSON.stringify(existing.action) !== JSON.stringify(candidate.action)) return false;
   if (existing.url !== candidate.url) return false;
+  // The same step that looks different (a dark theme) is kept as an alternative, so it replays next time.
+  if (existing.cropHash !== candidate.cropHash) return false;
   if (existing.fingerprint === null || candidate.fingerprint === null) return existing.fingerprint === candidate.fingerprint;
   return sameFingerprint(existing.fingerprint, candidate.fingerprint);
 }

@@ -11,6 +11,11 @@ const FOCUS_ONLY_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutto
 /** How many recorded steps a re-join may look past. */
 const MAX_SKIPPED = 6;
 
+function isSelectAll(keys: readonly string[]): boolean {
+  const upper = keys.map((key) => key.toUpperCase());
+  return upper.length === 2 && upper.includes('A') && upper.some((key) => ['CTRL', 'CONTROL', 'CMD', 'COMMAND', 'META'].includes(key));
+}
+
 /**
  * Whether the agent's detour has already done what a recorded step would do, so the replay may
  * continue after it: a click that only focuses a field, a wait or a move, typing whose every
@@ -30,6 +35,8 @@ function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode
       return names.length > 0 && names.every((name) => detourNames.has(name));
     }
     case 'keypress':
+      // Select-all changes nothing by itself; the typing after it is what counts.
+      return isSelectAll(cached.action.keys);
     case 'scroll':
     case 'drag':
     case 'goto':

@@ -125,13 +125,20 @@ function runRow(record: { result: RunResult; identity: TaskIdentity | undefined 
  * the values of the others, which the hazard guard of later runs compares against.
  */
 function noteParamsAhead(record: RunRecord): void {
+  const steps = record.stepNodes.map((id) => record.view.node(id)).filter((node): node is TrajectoryNode => node !== undefined);
+  const usedInRun = new Set(steps.flatMap(namesUsedBy));
   const ahead = new Set<string>();
-  for (let index = record.stepNodes.length - 1; index >= 0; index--) {
-    const node = record.view.node(record.stepNodes[index]!);
-    if (!node) continue;
+  const watchedAhead = new Set<string>();
+  for (const node of [...steps].reverse()) {
     for (const name of namesUsedBy(node)) ahead.add(name);
     if (!record.view.isNew(node.id)) continue;
+    // A watch matters only for a parameter the run never set: its value was already on the page.
+    const watches = (node.state.watches ?? []).filter((watch) => !usedInRun.has(watch.param));
+    if (watches.length > 0) node.state.watches = watches;
+    else delete node.state.watches;
+    for (const watch of watches) watchedAhead.add(watch.param);
     node.state.ahead = [...ahead].sort();
+    node.state.watchedAhead = [...watchedAhead].sort();
     const unused = Object.keys(record.params).filter((name) => !ahead.has(name));
     node.state.valueHashes = Object.fromEntries(unused.map((name) => [name, record.valueHashes[name]!]));
   }

@@ -309,7 +309,7 @@ export class RunLoop {
     const observation: Observation = {
       task,
       params: { ...params },
-      screenshot: await page.screenshot({ caret: 'hide' }),
+      screenshot: await viewportScreenshot(page),
       url: page.url(),
       viewport,
       history: this.steps.map((step) => ({ action: step.action, kind: step.kind, ...(step.intent ? { intent: step.intent } : {}) })),
@@ -391,6 +391,16 @@ export class RunLoop {
     return result;
   }
 
+}
+
+/** Headless Chromium now and then fails a capture on a page that just loaded; one retry settles it. */
+async function viewportScreenshot(page: Page): Promise<Buffer> {
+  try {
+    return await page.screenshot({ caret: 'hide' });
+  } catch {
+    await page.waitForTimeout(100);
+    return page.screenshot({ caret: 'hide' });
+  }
 }
 
 function parseAgentAction(raw: unknown): Action {

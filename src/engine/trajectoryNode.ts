@@ -27,6 +27,10 @@ export type NodeState = {
   endUrl?: string;
   /** Native dialogs (alert, confirm, prompt) the step raised, and how they were answered. */
   dialogs?: { type: string; message: string; accepted: boolean }[];
+  /** Controls that showed a value of a parameter the recorded run never set (it was already there). */
+  watches?: { param: string; selector: string; label: string }[];
+  /** Parameters watched at this step or later, so a changed value is caught before the submit. */
+  watchedAhead?: string[];
   /** Parameters the recorded run put on the page from this step to its end. */
   ahead?: string[];
   /** For parameters the recorded path never used: a hash of their recorded value (never the value). */
@@ -70,6 +74,8 @@ const stateSchema = z
     nameTemplate: z.string().optional(),
     checkedParam: z.string().optional(),
     ahead: z.array(z.string()).optional(),
+    watches: z.array(z.object({ param: z.string(), selector: z.string(), label: z.string() })).optional(),
+    watchedAhead: z.array(z.string()).optional(),
     disabled: z.boolean().optional(),
     endUrl: z.string().optional(),
     dialogs: z.array(z.object({ type: z.string(), message: z.string(), accepted: z.boolean() })).optional(),
