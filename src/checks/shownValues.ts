@@ -10,7 +10,7 @@ export type ShownValue = { param: string; selector: string; label: string };
  * its yes/no value. Controls are named by their `name` (and value, for radios) or `id`.
  */
 const FIND_SHOWN = `(function (params) {
-  function fold(s) { return String(s || '').toLowerCase().replace(/[^\\\\p{L}\\\\p{N}]+/gu, ' ').trim(); }
+  function fold(s) { return String(s || '').toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim(); }
   function words(name) { return fold(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ')).split(' ').filter(Boolean); }
   var yes = ['true', 'yes', 'y', 'on', '1', 'checked'], no = ['false', 'no', 'n', 'off', '0', 'unchecked'];
   function bool(v) { v = String(v).trim().toLowerCase(); return yes.indexOf(v) >= 0 ? true : no.indexOf(v) >= 0 ? false : null; }
@@ -50,7 +50,7 @@ export async function shownValues(page: Page, params: Record<string, string>): P
  * checkbox, its state against the yes/no value; for a radio group, the checked one's value.
  */
 const SHOWS_NOW = `(function (selector, value, isRadioGroup) {
-  function fold(s) { return String(s || '').toLowerCase().replace(/[^\\\\p{L}\\\\p{N}]+/gu, ' ').trim(); }
+  function fold(s) { return String(s || '').toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim(); }
   var yes = ['true', 'yes', 'y', 'on', '1', 'checked'], no = ['false', 'no', 'n', 'off', '0', 'unchecked'];
   var v = String(value).trim().toLowerCase(), b = yes.indexOf(v) >= 0 ? true : no.indexOf(v) >= 0 ? false : null;
   var el = document.querySelector(selector);

@@ -55,18 +55,20 @@ export async function findRejoin(
   view: TrajectoryView,
   from: string | null,
   detour: readonly TrajectoryNode[],
+  visited: ReadonlySet<string>,
 ): Promise<string | null | undefined> {
   const detourNames = new Set(detour.flatMap(namesUsedBy));
+  const eligible = (node: TrajectoryNode) => !view.isNew(node.id) && !visited.has(node.id);
   let level: { after: string | null; node: TrajectoryNode }[] = view
     .candidatesAfter(from)
-    .filter((node) => !view.isNew(node.id))
+    .filter(eligible)
     .map((node) => ({ after: from, node }));
   for (let depth = 0; depth <= MAX_SKIPPED && level.length > 0; depth++) {
     const next: typeof level = [];
     for (const { after, node } of level) {
       if ((await preCheck(env, node, Date.now())).ok) return after;
       if (coveredByDetour(node, detour, detourNames)) {
-        next.push(...view.candidatesAfter(node.id).filter((child) => !view.isNew(child.id)).map((child) => ({ after: node.id, node: child })));
+        next.push(...view.candidatesAfter(node.id).filter(eligible).map((child) => ({ after: node.id, node: child })));
       }
     }
     level = next;

@@ -132,8 +132,9 @@ function noteParamsAhead(record: RunRecord): void {
   for (const node of [...steps].reverse()) {
     for (const name of namesUsedBy(node)) ahead.add(name);
     if (!record.view.isNew(node.id)) continue;
-    // A watch matters only for a parameter the run never set: its value was already on the page.
-    const watches = (node.state.watches ?? []).filter((watch) => !usedInRun.has(watch.param));
+    // A watch matters only for a parameter the run never set (its value was already on the page),
+    // and only at the last step that saw it: checked there, a changed value hands over right before the submit.
+    const watches = (node.state.watches ?? []).filter((watch) => !usedInRun.has(watch.param) && !watchedAhead.has(watch.param));
     if (watches.length > 0) node.state.watches = watches;
     else delete node.state.watches;
     for (const watch of watches) watchedAhead.add(watch.param);

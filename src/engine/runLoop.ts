@@ -68,6 +68,10 @@ export class RunLoop {
   private answer: string | undefined;
   /** The last node done (null: the root). */
   private position: string | null = null;
+  /** Nodes done in this run. */
+  private readonly visited = new Set<string>();
+  /** A re-join point for the next step only, when the agent's last step was a stored one. */
+  private resumeAt: string | null | undefined;
   /** Parameters the steps so far have put on the page (the hazard guard reads it). */
   private readonly usedSoFar = new Set<string>();
   private readonly valueHashes: Record<string, string>;
@@ -160,9 +164,18 @@ export class RunLoop {
     }
   }
 
+  /** What may come next: after the current node, and after a pending re-join point. */
+  private candidates(): TrajectoryNode[] {
+    // A step done once in this run is not a candidate again: re-join links must never make a loop.
+    const own = this.view.candidatesAfter(this.position).filter((node) => !this.visited.has(node.id));
+    if (this.resumeAt === undefined) return own;
+    const seen = new Set(own.map((node) => node.id));
+    return [...own, ...this.view.candidatesAfter(this.resumeAt).filter((node) => !seen.has(node.id) && !this.visited.has(node.id))];
+  }
+
   /** Replays the next cached step, if one is safe. */
   private async replayNext(): Promise<'stepped' | 'finished' | 'miss' | Divergence> {
-    const candidates = this.view.candidatesAfter(this.position);
+    const candidates = this.candidates();
     const here = this.position === null ? undefined : this.view.node(this.position);
     const atEnd = here?.endsRun === true;
     if (candidates.length === 0) {
@@ -237,6 +250,8 @@ export class RunLoop {
     this.pushStep(checked.kind, checked.action, intent, started, checkMs, checked.node.id);
     this.stats.push({ id: checked.node.id, hit: true, usedAt: Date.now(), succeeded: true });
     this.position = checked.node.id;
+    this.visited.add(checked.node.id);
+    this.resumeAt = undefined;
     for (const name of namesUsedBy(checked.node)) this.usedSoFar.add(name);
   }
 
@@ -272,9 +287,12 @@ export class RunLoop {
       this.detour.push(node);
       const followed = this.view.children(rejoinFrom).find((cached) => !this.view.isNew(cached.id) && doesSameWork(cached, node));
       if (followed) rejoinFrom = followed.id;
-      const after = await findRejoin(this.env, this.view, rejoinFrom, this.detour);
+      const after = await findRejoin(this.env, this.view, rejoinFrom, this.detour, this.visited);
       if (after !== undefined) {
-        this.link(node.id, { resumeAtId: after ?? ROOT_ID });
+        // A new step records where it re-joined; a stored step the agent repeated is left as it is
+        // (the link would change the tree for every later run), and the jump holds for this run only.
+        if (this.view.isNew(node.id)) this.link(node.id, { resumeAtId: after ?? ROOT_ID });
+        else this.resumeAt = after;
         this.detour = [];
         context.log(`re-joined the recorded path after ${after === null ? 'the start' : `node ${after.slice(0, 8)}`}`);
         return { kind: 'rejoined' };
@@ -298,6 +316,8 @@ export class RunLoop {
     context.log(`agent ${describeAction(action)}${intent ? ` - ${intent}` : ''}`);
     this.pushStep('agent', action, intent, started, 0, node.id);
     this.position = node.id;
+    this.visited.add(node.id);
+    this.resumeAt = undefined;
     for (const name of namesUsedBy(node)) this.usedSoFar.add(name);
     return node;
   }
@@ -365,7 +385,7 @@ export class RunLoop {
 
   private describeDivergence(divergence: Divergence): string {
     const { apiName } = this.input.context;
-    const node = this.view.candidatesAfter(this.position)[0];
+    const node = this.candidates()[0];
     const what = node ? ` (${this.intentOf(node) ?? describeAction(node.action)})` : '';
     return `${apiName}: step ${divergence.step + 1}${what} diverged: ${divergence.reason}`;
   }
