@@ -77,7 +77,7 @@ test('a native confirm the recording never saw is dismissed, never accepted from
 
 test('a new required field stops the submit: the replay does not claim success, the agent finishes', async ({ use }) => {
   const { app, run } = await use(intakeSpec);
-  await run(intakeSpec.params(0));
+  const recorded = await run(intakeSpec.params(0));
   app.reset();
   app.setPerturbation('requiredField');
   const stopped = await run(intakeSpec.params(1), { mode: 'replay-only' });
@@ -87,7 +87,8 @@ test('a new required field stops the submit: the replay does not claim success, 
 
   const finished = await run(intakeSpec.params(2));
   expect(finished.result.status).toBe('mixed');
-  expect(finished.result.agentCalls).toBeLessThanOrEqual(3);
+  // The agent ticks the new box and saves: a few calls, far fewer than doing the form.
+  expect(finished.result.agentCalls).toBeLessThan(recorded.result.agentCalls / 2);
   expect(intakeSpec.verify(app, intakeSpec.params(2))).toEqual([]);
 });
 

@@ -1,21 +1,34 @@
 import { runDemo, type DemoRun } from '../demo/runDemo.js';
+import { chooseAgent, type AgentChoiceOptions } from './agentChoice.js';
 import { formatTable } from './table.js';
 
-export type DemoCommandOptions = { json?: boolean; store?: string };
+export type DemoCommandOptions = AgentChoiceOptions & { json?: boolean; store?: string };
 
-/** `rote demo`: four runs against the legacy intake app; exit code 1 when a check fails. */
-export async function demoCommand(options: DemoCommandOptions): Promise<number> {
+/**
+ * `rote demo`: four runs against the legacy intake app; exit code 1 when a check fails. The agent
+ * is a model when the environment names one (see chooseAgent), else the offline demo agent.
+ */
+export async function demoCommand(options: DemoCommandOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const say = (line: string) => {
     if (!options.json) process.stdout.write(`${line}\n`);
   };
+  const agent = chooseAgent(options, env);
   say('rote demo: a legacy "Patient intake" form served on 127.0.0.1, driven in headless Chromium.');
-  say('The agent is the offline demo agent: an honest stand-in for a model that reads the live page (its DOM)');
-  say('to decide each answer; every answer counts as one agent call. No model service is called.\n');
+  say(`Agent: ${agent.description}.`);
+  if (agent.model) {
+    say('The model is asked only where the cache cannot go; its requests (retries included) and tokens are counted per run.\n');
+  } else {
+    say('The offline demo agent is an honest stand-in for a model that reads the live page (its DOM) to decide');
+    say('each answer; every answer counts as one agent call. No model service is called. Set OPENAI_API_KEY to use a model.\n');
+  }
   const runs = await runDemo({
     ...(options.store ? { store: options.store } : {}),
+    ...(agent.create ? { agent: agent.create } : {}),
     onRun: (run) => {
       say(`Run ${run.run}: ${run.scenario}`);
-      say(indent(formatTable(['status', 'cached', 'relocated', 'agent steps', 'agent calls', 'time'], [[run.status, run.cachedSteps, run.relocatedSteps, run.agentSteps, run.agentCalls, `${(run.durationMs / 1000).toFixed(2)} s`]])));
+      const header = ['status', 'cached', 'relocated', 'agent steps', 'agent calls', ...(agent.model ? ['model calls', 'tokens'] : []), 'time'];
+      const usage = agent.model ? [run.modelCalls, run.inputTokens + run.outputTokens] : [];
+      say(indent(formatTable(header, [[run.status, run.cachedSteps, run.relocatedSteps, run.agentSteps, run.agentCalls, ...usage, `${(run.durationMs / 1000).toFixed(2)} s`]])));
       if (run.divergence) say(`  diverged at ${run.divergence}`);
       say(`  server check: ${run.submissionOk ? 'the submission holds this run\'s values' : `FAILED: ${run.problems.join('; ')}`}\n`);
     },

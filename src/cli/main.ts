@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_MODEL } from './agentChoice.js';
 import { RoteError } from '../errors/roteError.js';
 import { demoCommand } from './demoCommand.js';
 import { runsCommand } from './runsCommand.js';
@@ -14,7 +15,11 @@ program
   .description('Four runs against a legacy intake form: a recorded miss, a replay with new values, a takeover at a popup, and the popup replayed.')
   .option('--json', 'print the runs as one JSON array')
   .option('--store <path>', 'SQLite file for the demo (emptied first)', '.rote/demo.db')
-  .action(async (options: { json?: boolean; store: string }) => {
+  .option('--model <name>', `the model, used when OPENAI_API_KEY is set (default ${DEFAULT_MODEL}); OPENAI_BASE_URL sets the server`)
+  .addOption(new Option('--tool-form <form>', 'the computer tool: preview (computer_use_preview) or batch (computer); default from the model').choices(['preview', 'batch']))
+  .option('--chat-completions', 'use an OpenAI-compatible chat completions server at OPENAI_BASE_URL (vLLM, Ollama) with function tools; needs --model')
+  .addHelpText('after', '\nWithout OPENAI_API_KEY (or --chat-completions) the offline demo agent runs; no model service is called.')
+  .action(async (options: { json?: boolean; store: string; model?: string; toolForm?: 'preview' | 'batch'; chatCompletions?: boolean }) => {
     process.exitCode = await demoCommand(options);
   });
 

@@ -17,6 +17,10 @@ export type DemoRun = {
   relocatedSteps: number;
   agentSteps: number;
   agentCalls: number;
+  /** Model requests behind the agent calls (retries included) and their tokens; zero for the offline agent. */
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
   durationMs: number;
   /** Steps still to do when the cached path diverged (run 3), for comparison with the agent calls. */
   stepsLeftAtDivergence: number | null;
@@ -76,6 +80,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
         relocatedSteps: result.relocatedSteps,
         agentSteps: result.agentSteps,
         agentCalls: result.agentCalls,
+        modelCalls: result.usage.modelCalls,
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
         durationMs: result.durationMs,
         stepsLeftAtDivergence: divergence ? Math.max(0, recordedSteps - divergence.step) : null,
         divergence: divergence ? `step ${divergence.step + 1}: ${divergence.reason}` : null,
