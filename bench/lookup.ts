@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrajectoryView } from '../src/engine/trajectoryView.js';
-import { nodes, tasks } from '../src/store/schema.js';
 import { Store } from '../src/store/store.js';
 import { quantile, round } from './stats.js';
 
@@ -23,19 +22,18 @@ export function measureLookup(trajectories: number, steps: number, lookups: numb
     const firstNodes: string[] = [];
     const now = Date.now();
     store.db.$client.pragma('cache_size = -262144');
-    // Setup through the schema, many rows per statement: the lookups below are what is measured.
-    const insertBatch = store.db.$client.transaction((from: number, to: number) => {
-      const taskRows = [];
-      const nodeRows = [];
-      for (let index = from; index < to; index++) {
+    // Filled through the store's own prepared statements, many trajectories per transaction.
+    for (let from = 0; from < trajectories; from += 5_000) {
+      const batch = [];
+      for (let index = from; index < Math.min(trajectories, from + 5_000); index++) {
         const key = `task-${index.toString(36)}-${randomUUID().slice(0, 8)}`;
         keys.push(key);
-        taskRows.push({ id: key, taskTemplate: `Task ${index} {{name}}`, tags: [], startUrl: 'http://127.0.0.1:1/app', paramNames: [], createdAt: now, updatedAt: now });
+        const trajectory = [];
         let parentId: string | null = null;
         for (let step = 0; step < steps; step++) {
           const id = randomUUID();
           if (step === 0) firstNodes.push(id);
-          nodeRows.push({
+          trajectory.push({
             id,
             taskId: key,
             parentId,
@@ -52,11 +50,10 @@ export function measureLookup(trajectories: number, steps: number, lookups: numb
           });
           parentId = id;
         }
+        batch.push({ task: { id: key, taskTemplate: `Task ${index} {{name}}`, tags: [], startUrl: 'http://127.0.0.1:1/app', paramNames: [], createdAt: now, updatedAt: now }, nodes: trajectory });
       }
-      for (let at = 0; at < taskRows.length; at += 500) store.db.insert(tasks).values(taskRows.slice(at, at + 500)).run();
-      for (let at = 0; at < nodeRows.length; at += 500) store.db.insert(nodes).values(nodeRows.slice(at, at + 500)).run();
-    });
-    for (let from = 0; from < trajectories; from += 5_000) insertBatch(from, Math.min(trajectories, from + 5_000));
+      store.importTrajectories(batch);
+    }
     const timings: number[] = [];
     for (let lookup = 0; lookup < lookups; lookup++) {
       const pick = Math.floor(Math.random() * keys.length);

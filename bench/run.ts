@@ -13,7 +13,7 @@ import type { Browser } from 'playwright';
 import { launchBrowser } from '../src/browser/launch.js';
 import { Rote } from '../src/rote.js';
 import { claimSpec } from './apps/claim/spec.js';
-import type { BenchAppSpec, PerturbationName } from './apps/contract.js';
+import type { BenchApp, BenchAppSpec, PerturbationName } from './apps/contract.js';
 import { gridSpec } from './apps/grid/spec.js';
 import { intakeSpec } from './apps/intake/spec.js';
 import { cellFrom, runBaseline, runThroughRote, type CellResult } from './cells.js';
@@ -39,64 +39,78 @@ export type BenchResults = {
   summary: Summary;
 };
 
-async function benchApp(browser: Browser, spec: BenchAppSpec, options: BenchOptions, storeDir: string, log: (line: string) => void) {
+type AppState = {
+  spec: BenchAppSpec;
+  app: BenchApp;
+  rote: Rote;
+  agentOnly: Rote;
+  storePath: string;
+  nextParams: number;
+};
+
+/** Starts the app, records the task once and measures replay against the plain script, alone on the machine. */
+async function recordAndTime(browser: Browser, spec: BenchAppSpec, options: BenchOptions, storeDir: string, log: (line: string) => void) {
   const app = await spec.start();
+  const storePath = join(storeDir, `${spec.name}.db`);
+  const state: AppState = { spec, app, rote: await Rote.open({ store: storePath }), agentOnly: await Rote.open({ store: ':memory:' }), storePath, nextParams: 0 };
   const cells: CellResult[] = [];
   const pairs: TimingPair[] = [];
-  const storePath = join(storeDir, `${spec.name}.db`);
-  const rote = await Rote.open({ store: storePath });
-  const agentOnly = await Rote.open({ store: ':memory:' });
-  let paramsIndex = 0;
-  // An agent-only run of the same cell: the agent does everything, in a store that knows nothing.
-  const agentOnlyCalls = async (perturbation: PerturbationName | null, index: number) => {
+  app.reset();
+  const recorded = await runThroughRote(browser, state.rote, spec, app, state.nextParams++);
+  cells.push(cellFrom(spec, 'record', 1, recorded, recorded.result.agentCalls));
+  log(`${spec.name}: recorded in ${recorded.result.agentCalls} agent calls, ${recorded.result.steps.length} steps`);
+  // Timing pairs: the plain script and the replay, alternating, same values, measured in this run.
+  const repetitions = options.quick ? 2 : 8;
+  for (let repetition = 0; repetition < repetitions; repetition++) {
+    const index = state.nextParams++;
     app.reset();
-    app.setPerturbation(perturbation);
-    const run = await runThroughRote(browser, agentOnly, spec, app, index, 'record');
+    const plain = await runBaseline(browser, spec, app, index);
+    if (plain.problems.length > 0) throw new Error(`${spec.name}: the plain baseline failed: ${plain.problems.join('; ')}`);
     app.reset();
-    return run.result.agentCalls;
-  };
-  try {
-    app.reset();
-    const recorded = await runThroughRote(browser, rote, spec, app, paramsIndex++);
-    cells.push(cellFrom(spec, 'record', 1, recorded, recorded.result.agentCalls));
-    log(`${spec.name}: recorded in ${recorded.result.agentCalls} agent calls, ${recorded.result.steps.length} steps`);
-
-    // Timing pairs: replay and plain script, alternating, same params, measured in this run.
-    const repetitions = options.quick ? 3 : 8;
-    for (let repetition = 0; repetition < repetitions; repetition++) {
-      const index = paramsIndex++;
-      app.reset();
-      const plain = await runBaseline(browser, spec, app, index);
-      if (plain.problems.length > 0) throw new Error(`${spec.name}: the plain baseline failed: ${plain.problems.join('; ')}`);
-      app.reset();
-      const replay = await runThroughRote(browser, rote, spec, app, index);
-      const agentCalls = repetition === 0 ? await agentOnlyCalls(null, index) : recorded.result.agentCalls;
-      const cell = cellFrom(spec, 'new-values', 1, replay, agentCalls);
-      cells.push(cell);
-      if (cell.status === 'replayed') pairs.push({ app: spec.name, replayMs: replay.wallMs, plainMs: plain.wallMs, ratio: replay.wallMs / plain.wallMs });
-    }
-    log(`${spec.name}: ${repetitions} replay/plain pairs`);
-
-    for (const perturbation of spec.perturbations) {
-      const meetings = options.quick ? 1 : 2;
-      let firstCalls: number | null = null;
-      for (let meeting = 1; meeting <= meetings; meeting++) {
-        const index = paramsIndex++;
-        app.reset();
-        app.setPerturbation(perturbation);
-        const run = await runThroughRote(browser, rote, spec, app, index);
-        firstCalls ??= await agentOnlyCalls(perturbation, index);
-        const cell = cellFrom(spec, perturbation, meeting, run, firstCalls);
-        cells.push(cell);
-        log(`${spec.name}: ${perturbation} #${meeting}: ${cell.status}, ${cell.agentCalls} agent calls${cell.met ? '' : ' (NOT as expected)'}`);
-      }
-    }
-  } finally {
-    await rote.close();
-    await agentOnly.close();
-    await app.close();
+    const replay = await runThroughRote(browser, state.rote, spec, app, index);
+    const agentCalls = repetition === 0 ? await agentOnlyCalls(browser, state, null, index) : recorded.result.agentCalls;
+    const cell = cellFrom(spec, 'new-values', 1, replay, agentCalls);
+    cells.push(cell);
+    if (cell.status === 'replayed') pairs.push({ app: spec.name, replayMs: replay.wallMs, plainMs: plain.wallMs, ratio: replay.wallMs / plain.wallMs });
   }
-  return { cells, pairs, storePath };
+  log(`${spec.name}: ${repetitions} replay/plain pairs`);
+  return { state, cells, pairs };
+}
+
+/** An agent-only run of the same cell: the agent does everything, in a store that knows nothing. */
+async function agentOnlyCalls(browser: Browser, state: AppState, perturbation: PerturbationName | null, index: number): Promise<number> {
+  state.app.reset();
+  state.app.setPerturbation(perturbation);
+  const run = await runThroughRote(browser, state.agentOnly, state.spec, state.app, index, 'record');
+  state.app.reset();
+  return run.result.agentCalls;
+}
+
+/**
+ * Every perturbation the app has, met twice in the full run (the second time the detour is
+ * known). The quick run meets each perturbation once, on one app in turn, so all three apps and
+ * all perturbations are covered in a third of the time.
+ */
+async function perturbations(browser: Browser, state: AppState, options: BenchOptions, log: (line: string) => void): Promise<CellResult[]> {
+  const { spec, app } = state;
+  const cells: CellResult[] = [];
+  const appIndex = SPECS.indexOf(spec);
+  const chosen = options.quick ? spec.perturbations.filter((_, index) => index % SPECS.length === appIndex) : spec.perturbations;
+  for (const perturbation of chosen) {
+    const meetings = options.quick ? 1 : 2;
+    let agentOnly: number | null = null;
+    for (let meeting = 1; meeting <= meetings; meeting++) {
+      const index = state.nextParams++;
+      app.reset();
+      app.setPerturbation(perturbation);
+      const run = await runThroughRote(browser, state.rote, spec, app, index);
+      agentOnly ??= await agentOnlyCalls(browser, state, perturbation, index);
+      const cell = cellFrom(spec, perturbation, meeting, run, agentOnly);
+      cells.push(cell);
+      log(`${spec.name}: ${perturbation} #${meeting}: ${cell.status}, ${cell.agentCalls} agent calls${cell.met ? '' : ' (NOT as expected)'}`);
+    }
+  }
+  return cells;
 }
 
 async function main(): Promise<void> {
@@ -113,21 +127,35 @@ async function main(): Promise<void> {
   const pairs: TimingPair[] = [];
   let storeBytes = 0;
   let storedSteps = 0;
+  const states: AppState[] = [];
+  const started = Date.now();
   try {
+    // Timing first, one app at a time, so the replay/plain pairs share the machine with nothing else.
     for (const spec of SPECS) {
-      const result = await benchApp(browser, spec, options, storeDir, log);
-      cells.push(...result.cells);
-      pairs.push(...result.pairs);
-      const store = await Rote.open({ store: result.storePath });
+      const timed = await recordAndTime(browser, spec, options, storeDir, log);
+      states.push(timed.state);
+      cells.push(...timed.cells);
+      pairs.push(...timed.pairs);
+    }
+    log(`timing done in ${Math.round((Date.now() - started) / 1000)} s; perturbations, the apps side by side`);
+    // The perturbation matrix mostly waits (check deadlines, slow pages): the apps run side by side.
+    for (const result of await Promise.all(states.map((state) => perturbations(browser, state, options, log)))) cells.push(...result);
+    log(`perturbations done in ${Math.round((Date.now() - started) / 1000)} s`);
+  } finally {
+    for (const state of states) {
+      await state.rote.close();
+      await state.agentOnly.close();
+      await state.app.close();
+      const store = await Rote.open({ store: state.storePath });
       storedSteps += store.store.nodeCount();
       await store.close();
-      storeBytes += fileBytes(result.storePath);
+      storeBytes += fileBytes(state.storePath);
     }
-  } finally {
     await browser.close();
   }
   log('cache lookup: filling a store with 100,000 trajectories');
-  const lookup = measureLookup(100_000, options.quick ? 3 : 8, options.quick ? 2_000 : 10_000);
+  const lookup = measureLookup(100_000, options.quick ? 3 : 8, 10_000);
+  log(`all done in ${Math.round((Date.now() - started) / 1000)} s`);
   rmSync(storeDir, { recursive: true, force: true });
 
   const results: BenchResults = {

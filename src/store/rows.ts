@@ -62,6 +62,13 @@ export interface RunResult {
   error: string | null;
 }
 
+/** A trajectory stored without a run: an imported recording. */
+export interface ImportedTrajectory {
+  task: TaskRow;
+  nodes: NewNodeRow[];
+  blobs?: NewBlob[];
+}
+
 export interface CommitRunInput {
   /** Upserted: paramNames are merged with the stored ones, createdAt is kept. */
   task?: TaskRow;

@@ -5,6 +5,7 @@ import { isProcessAlive } from './processAlive.js';
 import type {
   BeginRunInput,
   CommitRunInput,
+  ImportedTrajectory,
   NewNodeRow,
   NodeRow,
   RunRow,
@@ -124,27 +125,45 @@ export class Store {
     this.db.$client.close();
   }
 
+  /**
+   * Stores whole trajectories that no run produced (an imported recording, a benchmark's fill):
+   * tasks upserted as in commitRun, blobs, nodes; all of them in one transaction.
+   */
+  importTrajectories(items: readonly ImportedTrajectory[]): void {
+    this.guard(`import ${items.length} trajectories`, () => {
+      const write = this.db.$client.transaction(() => {
+        for (const item of items) this.writeTrajectory(item.task, item.blobs ?? [], item.nodes, Date.now());
+      });
+      write.immediate();
+    });
+  }
+
+  private writeTrajectory(task: TaskRow | undefined, blobs: readonly NewBlob[], newNodes: readonly NewNodeRow[], now: number): void {
+    const s = this.statements;
+    if (task) {
+      const stored = s.getTask.get({ id: task.id });
+      s.upsertTask.run({
+        ...task,
+        createdAt: stored?.createdAt ?? task.createdAt,
+        // A task's templates may use different parameters; keep every name ever seen.
+        paramNames: [...new Set([...(stored?.paramNames ?? []), ...task.paramNames])],
+        updatedAt: Math.max(stored?.updatedAt ?? 0, task.updatedAt),
+      });
+    }
+    // Blobs before nodes: nodes.cropHash references blobs.hash.
+    for (const blob of blobs) {
+      const actual = createHash('sha256').update(blob.bytes).digest('hex');
+      if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
+      s.insertBlob.run({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now });
+    }
+    for (const node of newNodes) s.insertNode.run(withNodeDefaults(node));
+  }
+
   private commitTransaction(input: CommitRunInput): void {
     const s = this.statements;
     const now = Date.now();
     const write = this.db.$client.transaction(() => {
-      if (input.task) {
-        const stored = s.getTask.get({ id: input.task.id });
-        s.upsertTask.run({
-          ...input.task,
-          createdAt: stored?.createdAt ?? input.task.createdAt,
-          // A task's templates may use different parameters; keep every name ever seen.
-          paramNames: [...new Set([...(stored?.paramNames ?? []), ...input.task.paramNames])],
-          updatedAt: Math.max(stored?.updatedAt ?? 0, input.task.updatedAt),
-        });
-      }
-      // Blobs before nodes: nodes.cropHash references blobs.hash.
-      for (const blob of input.blobs ?? []) {
-        const actual = createHash('sha256').update(blob.bytes).digest('hex');
-        if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
-        s.insertBlob.run({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now });
-      }
-      for (const node of input.newNodes ?? []) s.insertNode.run(withNodeDefaults(node));
+      this.writeTrajectory(input.task, input.blobs ?? [], input.newNodes ?? [], now);
       for (const stat of input.nodeStats ?? []) {
         const { changes } = s.recordNodeUse.run({
           id: stat.id,
