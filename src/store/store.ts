@@ -6,6 +6,7 @@ import type {
   BeginRunInput,
   CommitRunInput,
   ImportedTrajectory,
+  NewBlob,
   NewNodeRow,
   NodeRow,
   RunRow,
