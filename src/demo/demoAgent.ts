@@ -11,8 +11,9 @@
  *  e. nothing fits: done.
  */
 import type { Page } from 'playwright';
-import type { Action } from '../actions/action.js';
+import type { ActionInput } from '../actions/action.js';
 import type { Agent, AgentAnswer, Observation } from '../agent/agent.js';
+import { clickOrScroll as kitClickOrScroll, DOM_HELPERS_JS, evaluateSnapshot, isTruthy, matchOption, typeOver, type Box, type Viewport } from './agentKit.js';
 
 /** Parameter name → form field `name` attribute. */
 export type FieldMap = Record<string, string>;
@@ -29,8 +30,6 @@ export const defaultFieldMap: FieldMap = {
 
 export type DemoAgentOptions = { fields?: FieldMap };
 
-type Box = { x: number; y: number; width: number; height: number };
-
 type FieldSnapshot =
   | { kind: 'text'; name: string; label: string; value: string; placeholder: string; box: Box | null }
   | { kind: 'select'; name: string; label: string; value: string; options: { value: string; label: string }[]; box: Box | null }
@@ -38,7 +37,7 @@ type FieldSnapshot =
   | { kind: 'checkbox'; name: string; label: string; checked: boolean; box: Box | null };
 
 type PageSnapshot = {
-  viewport: { width: number; height: number };
+  viewport: Viewport;
   dialog: { text: string; button: Box | null } | null;
   hasForm: boolean;
   savedHeading: boolean;
@@ -53,20 +52,7 @@ type PageSnapshot = {
  * helper (such as esbuild's `__name`) can leak into the browser. Takes the list of field names.
  */
 const SNAPSHOT_SCRIPT = String.raw`(function (names) {
-  var clean = function (s) { return String(s == null ? '' : s).replace(/\s+/g, ' ').trim(); };
-  var visible = function (el) {
-    if (!el) return false;
-    var r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0) return false;
-    if (typeof el.checkVisibility === 'function') return el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
-    var s = getComputedStyle(el);
-    return s.visibility !== 'hidden' && s.display !== 'none' && s.opacity !== '0';
-  };
-  var box = function (el) {
-    if (!visible(el)) return null;
-    var r = el.getBoundingClientRect();
-    return { x: r.left, y: r.top, width: r.width, height: r.height };
-  };
+  ${DOM_HELPERS_JS}
   var labelOf = function (el) {
     var text = '';
     if (el.labels && el.labels.length) text = clean(el.labels[0].textContent);
@@ -173,13 +159,6 @@ const SNAPSHOT_SCRIPT = String.raw`(function (names) {
   };
 })`;
 
-const TRUTHY = new Set(['true', 'yes', 'y', '1', 'on', 'checked']);
-
-/** Case and punctuation aside. */
-function norm(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-}
-
 function short(text: string, max = 60): string {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
@@ -198,51 +177,12 @@ function asFieldDate(value: string, placeholder: string): string {
   return value;
 }
 
-function centre(box: Box): { x: number; y: number } {
-  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
-}
-
-function inViewport(box: Box, viewport: { width: number; height: number }): boolean {
-  const c = centre(box);
-  return c.x >= 0 && c.y >= 0 && c.x < viewport.width && c.y < viewport.height;
-}
-
-async function snapshot(page: Page, names: string[]): Promise<PageSnapshot> {
-  const expression = `${SNAPSHOT_SCRIPT}(${JSON.stringify(names)})`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return (await page.evaluate(expression)) as PageSnapshot;
-    } catch (error) {
-      // A navigation that was still under way when we were asked: read the new page instead.
-      const message = error instanceof Error ? error.message : String(error);
-      if (attempt >= 3 || !/context was destroyed|navigat/i.test(message)) throw error;
-      await page.waitForLoadState('load').catch(() => undefined);
-    }
-  }
-}
-
 /**
- * Click at the centre of `box`, or scroll it into view first when it lies outside the viewport
- * (the agent never moves the page itself; the scroll is an action like any other).
+ * The kit's click-or-scroll with the demo agent's own scroll, which also moves vertically when
+ * only x is off-screen (see ScrollStyle), so that its answers stay what they always were.
  */
-function clickOrScroll(
-  box: Box | null,
-  viewport: { width: number; height: number },
-  rest: Action[],
-  intent: string,
-): AgentAnswer | null {
-  if (!box) return null;
-  if (!inViewport(box, viewport)) {
-    const c = centre(box);
-    const scroll_y = c.y < 0 ? c.y - viewport.height / 3 : c.y - (viewport.height * 2) / 3;
-    const scroll_x = c.x < 0 || c.x >= viewport.width ? c.x - viewport.width / 2 : 0;
-    return {
-      actions: [{ type: 'scroll', x: Math.round(viewport.width / 2), y: Math.round(viewport.height / 2), scroll_x: Math.round(scroll_x), scroll_y: Math.round(scroll_y) }],
-      intent: `Scroll to ${intent.replace(/^\w+ /, '')}`,
-    };
-  }
-  const c = centre(box);
-  return { actions: [{ type: 'click', x: c.x, y: c.y, button: 'left' }, ...rest], intent };
+function clickOrScroll(box: Box | null, viewport: Viewport, rest: ActionInput[], intent: string): AgentAnswer | null {
+  return kitClickOrScroll(box, viewport, rest, intent, { alwaysScrollY: true });
 }
 
 /** Decides the next answer from a DOM snapshot; pure, for testing without a browser. */
@@ -273,15 +213,12 @@ export function decide(snap: PageSnapshot, params: Record<string, string>, field
       case 'text': {
         const text = asFieldDate(wanted, field.placeholder);
         if (field.value === text) continue;
-        const rest: Action[] = [];
-        if (field.value !== '') rest.push({ type: 'keypress', keys: ['CTRL', 'A'] });
-        rest.push({ type: 'type', text });
-        const answer = clickOrScroll(field.box, viewport, rest, `Fill "${field.label}"`);
+        const answer = clickOrScroll(field.box, viewport, typeOver(field.value, text), `Fill "${field.label}"`);
         if (answer) return answer;
         continue;
       }
       case 'select': {
-        const option = field.options.find((o) => o.value !== '' && (norm(o.value) === norm(wanted) || norm(o.label) === norm(wanted)));
+        const option = matchOption(field.options.filter((o) => o.value !== ''), wanted);
         if (!option) return { done: true, answer: `Cannot choose "${wanted}" in "${field.label}": no such option` };
         if (field.value === option.value) continue;
         const answer = clickOrScroll(field.box, viewport, [{ type: 'type', text: option.label }], `Choose "${field.label}"`);
@@ -289,7 +226,7 @@ export function decide(snap: PageSnapshot, params: Record<string, string>, field
         continue;
       }
       case 'radio': {
-        const option = field.options.find((o) => norm(o.value) === norm(wanted) || norm(o.label) === norm(wanted));
+        const option = matchOption(field.options, wanted);
         if (!option) return { done: true, answer: `Cannot choose "${wanted}" for "${field.label}": no such option` };
         if (option.checked) continue;
         const answer = clickOrScroll(option.box, viewport, [], `Choose "${option.label}" for "${field.label}"`);
@@ -297,7 +234,7 @@ export function decide(snap: PageSnapshot, params: Record<string, string>, field
         continue;
       }
       case 'checkbox': {
-        const want = TRUTHY.has(wanted.trim().toLowerCase());
+        const want = isTruthy(wanted);
         if (field.checked === want) continue;
         const answer = clickOrScroll(field.box, viewport, [], `${want ? 'Check' : 'Uncheck'} "${field.label}"`);
         if (answer) return answer;
@@ -326,7 +263,7 @@ export function demoAgent(page: Page, options: DemoAgentOptions = {}): Agent {
   return {
     name: 'demo-agent (offline, reads the DOM)',
     async next(observation: Observation): Promise<AgentAnswer> {
-      const snap = await snapshot(page, names);
+      const snap = await evaluateSnapshot<PageSnapshot>(page, SNAPSHOT_SCRIPT, names);
       return decide(snap, observation.params, fields);
     },
   };

@@ -13,11 +13,9 @@
  * when an error is shown and no field needs changing it gives up instead of resubmitting.
  */
 import type { Page } from 'playwright';
-import type { ActionInput } from '../../../src/actions/action.js';
 import type { Agent, AgentAnswer, Observation } from '../../../src/agent/agent.js';
+import { clickOrScroll, DOM_HELPERS_JS, evaluateSnapshot, FIRST_DIALOG_JS, isTruthy, matchOption, typeOver, type Box, type Viewport } from '../../../src/demo/agentKit.js';
 import { FIELD_OF_PARAM } from './data.js';
-
-type Box = { x: number; y: number; width: number; height: number };
 
 type Field =
   | { kind: 'text'; name: string; label: string; value: string; box: Box | null }
@@ -25,7 +23,7 @@ type Field =
   | { kind: 'checkbox'; name: string; label: string; checked: boolean; box: Box | null };
 
 export type ClaimSnapshot = {
-  viewport: { width: number; height: number };
+  viewport: Viewport;
   dialog: { text: string; button: Box | null } | null;
   loading: boolean;
   submitted: string | null;
@@ -37,35 +35,15 @@ export type ClaimSnapshot = {
 
 /** Runs in the page; plain JavaScript source so no transpiler helper (esbuild's __name) leaks in. */
 const SNAPSHOT_SCRIPT = String.raw`(function (names) {
-  var clean = function (s) { return String(s == null ? '' : s).replace(/\s+/g, ' ').trim(); };
-  var visible = function (el) {
-    if (!el) return false;
-    var r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0) return false;
-    if (typeof el.checkVisibility === 'function') return el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
-    var s = getComputedStyle(el);
-    return s.visibility !== 'hidden' && s.display !== 'none' && s.opacity !== '0';
-  };
-  var box = function (el) {
-    if (!visible(el)) return null;
-    var r = el.getBoundingClientRect();
-    return { x: r.left, y: r.top, width: r.width, height: r.height };
-  };
+  ${DOM_HELPERS_JS}
+  ${FIRST_DIALOG_JS}
   var labelOf = function (el) {
     var text = el.labels && el.labels.length ? clean(el.labels[0].textContent) : '';
     if (!text) text = clean(el.getAttribute('aria-label') || el.getAttribute('name'));
     return text.replace(/\s*[:*]+\s*$/, '');
   };
-  var textOf = function (el) { return clean(el.tagName === 'INPUT' ? el.value : el.textContent); };
 
-  var dialog = null;
-  var dialogs = document.querySelectorAll('[role="dialog"], [role="alertdialog"], dialog[open]');
-  for (var i = 0; i < dialogs.length && !dialog; i++) {
-    var d = dialogs[i];
-    if (!visible(d)) continue;
-    var buttons = Array.prototype.filter.call(d.querySelectorAll('button, input[type="button"], input[type="submit"], [role="button"]'), visible);
-    dialog = { text: clean(d.getAttribute('aria-label') || d.textContent), button: buttons.length ? box(buttons[0]) : null };
-  }
+  var dialog = firstDialog();
 
   var loadingEl = document.getElementById('slow-loading');
   var loading = !!loadingEl && visible(loadingEl);
@@ -115,30 +93,6 @@ const SNAPSHOT_SCRIPT = String.raw`(function (names) {
     submitted: submitted, error: error, fields: fields, required: required, button: button };
 })`;
 
-const TRUTHY = new Set(['true', 'yes', 'y', '1', 'on', 'checked']);
-
-function norm(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-}
-
-function centre(box: Box): { x: number; y: number } {
-  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
-}
-
-/** Click the centre of `box` (then `rest`), or scroll it into view when its centre is off-screen. */
-function clickOrScroll(box: Box, viewport: { width: number; height: number }, rest: ActionInput[], intent: string): AgentAnswer {
-  const c = centre(box);
-  if (c.x < 0 || c.y < 0 || c.x >= viewport.width || c.y >= viewport.height) {
-    const scroll_y = c.y < 0 ? c.y - viewport.height / 3 : c.y >= viewport.height ? c.y - (viewport.height * 2) / 3 : 0;
-    const scroll_x = c.x < 0 || c.x >= viewport.width ? c.x - viewport.width / 2 : 0;
-    return {
-      actions: [{ type: 'scroll', x: Math.round(viewport.width / 2), y: Math.round(viewport.height / 2), scroll_x: Math.round(scroll_x), scroll_y: Math.round(scroll_y) }],
-      intent: `Scroll to ${intent.replace(/^\w+ /, '')}`,
-    };
-  }
-  return { actions: [{ type: 'click', x: c.x, y: c.y, button: 'left' }, ...rest], intent };
-}
-
 /** The decision for one snapshot; pure, so it can be tested without a browser. */
 export function decide(snap: ClaimSnapshot, params: Record<string, string>): AgentAnswer {
   const { viewport } = snap;
@@ -162,16 +116,15 @@ export function decide(snap: ClaimSnapshot, params: Record<string, string>): Age
     if (wanted === undefined || !field.box) continue;
     if (field.kind === 'text') {
       if (field.value === wanted) continue;
-      const rest: ActionInput[] = field.value !== '' ? [{ type: 'keypress', keys: ['CTRL', 'A'] }] : [];
-      return clickOrScroll(field.box, viewport, [...rest, { type: 'type', text: wanted }], `Fill "${field.label}"`);
+      return clickOrScroll(field.box, viewport, typeOver(field.value, wanted), `Fill "${field.label}"`);
     }
     if (field.kind === 'select') {
-      const option = field.options.find((o) => o.value !== '' && (norm(o.label) === norm(wanted) || norm(o.value) === norm(wanted)));
+      const option = matchOption(field.options.filter((o) => o.value !== ''), wanted);
       if (!option) return { done: true, answer: `Cannot choose "${wanted}" in "${field.label}": no such option` };
       if (field.value === option.value) continue;
       return clickOrScroll(field.box, viewport, [{ type: 'type', text: option.label }], `Choose "${option.label}" in "${field.label}"`);
     }
-    const want = TRUTHY.has(wanted.trim().toLowerCase());
+    const want = isTruthy(wanted);
     if (field.checked === want) continue;
     return clickOrScroll(field.box, viewport, [], `${want ? 'Check' : 'Uncheck'} "${field.label}"`);
   }
@@ -190,18 +143,8 @@ export function decide(snap: ClaimSnapshot, params: Record<string, string>): Age
   return { done: true, answer: 'Nothing left to do' };
 }
 
-export async function snapshot(page: Page): Promise<ClaimSnapshot> {
-  const expression = `${SNAPSHOT_SCRIPT}(${JSON.stringify(Object.values(FIELD_OF_PARAM))})`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return (await page.evaluate(expression)) as ClaimSnapshot;
-    } catch (error) {
-      // A navigation still under way when we were asked: read the new page instead.
-      const message = error instanceof Error ? error.message : String(error);
-      if (attempt >= 3 || !/context was destroyed|navigat/i.test(message)) throw error;
-      await page.waitForLoadState('load').catch(() => undefined);
-    }
-  }
+export function snapshot(page: Page): Promise<ClaimSnapshot> {
+  return evaluateSnapshot<ClaimSnapshot>(page, SNAPSHOT_SCRIPT, Object.values(FIELD_OF_PARAM));
 }
 
 export function claimAgent(page: Page): Agent {

@@ -3,6 +3,7 @@
  * framework. Rendering depends only on the perturbation and the session's values, so two loads
  * of the same page give the same pixels (the live clock and rotating banner aside, when set).
  */
+import { escapeHtml, PAGE_FONT, pageHead } from '../../../src/demo/app/html.js';
 import type { PerturbationName } from '../contract.js';
 import {
   CONFIRM_ON_SUBMIT,
@@ -26,11 +27,6 @@ export const EMPTY_DETAILS: Details = { incident_date: '', claim_amount: '', inc
 /** How long slowRender hides each page's content (fixed per page, within 600 to 1500 ms). */
 const SLOW_MS = { lookup: 700, details: 1000, review: 1300, submitted: 900, other: 800 } as const;
 
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-const FONT = 'font-family: Verdana, Arial, Helvetica, sans-serif; font-size: 13px;';
 const BUTTON = 'width: 110px; height: 28px; font-size: 13px; font-family: Verdana, Arial, sans-serif; background: #e4e4e4; border: 1px solid #7a7a7a; color: #000;';
 const LABEL_CELL = 'width: 190px; height: 30px; padding: 0 12px 0 0; text-align: right; vertical-align: middle;';
 const INPUT_CELL = 'height: 30px; padding: 0; vertical-align: middle;';
@@ -44,15 +40,10 @@ function layout(p: P, kind: PageKind, title: string, content: string, extraTop =
   const clock = p === 'liveClock' ? `<div style="position: absolute; right: 12px; top: 14px; width: 70px; font-size: 13px; color: #ffffff;">${liveClock()}</div>` : '';
   const banner = p === 'rotatingBanner' ? `<div style="position: absolute; right: 12px; top: 11px; width: 260px; color: #333333;">${rotatingBanner()}</div>` : '';
   const main = p === 'slowRender' ? slowRender(content, SLOW_MS[kind]) : content;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(title)} - Harbor Mutual Claims Center</title>
-<link rel="icon" href="data:,">
+  return `${pageHead(`${title} - Harbor Mutual Claims Center`)}
 ${p === 'theme' ? darkTheme() : ''}
 </head>
-<body style="margin: 0; padding: 0; background: #d6d9d2; color: #000000; ${FONT}">
+<body style="margin: 0; padding: 0; background: #d6d9d2; color: #000000; ${PAGE_FONT}">
 ${p === 'layoutShift' ? layoutShiftNotice() : ''}${extraTop}<table width="780" cellpadding="0" cellspacing="0" border="0" align="center" style="margin: 14px auto 0 auto; background: #ffffff; border: 1px solid #7f8a7a;">
 <tr><td style="background: #0f4c5c; padding: 0;"><div style="position: relative; height: 46px; color: #ffffff;">
 <div style="position: absolute; left: 14px; top: 13px; font-size: 16px; font-weight: bold;">Harbor Mutual Insurance &mdash; Claims Center</div>

@@ -3,8 +3,8 @@
  * state in a server-side session named by a cookie, so every page has one fixed URL
  * (/claim, /claim/details, /claim/review, /claim/submitted) whatever the policy.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { formFields, listenLocal, readBody, recordDestructive, redirect, requestTarget, sendHtml, sendJson } from '../../../src/demo/app/http.js';
 import type { BenchApp, PerturbationName } from '../contract.js';
 import { findPolicy, INCIDENT_TYPES, type Policy } from './data.js';
 import { claimRows, detailsPage, EMPTY_DETAILS, lookupPage, notFoundPage, reviewPage, submittedPage, type Details } from './pages.js';
@@ -28,42 +28,8 @@ type Session = {
 };
 
 const COOKIE = 'ccw_session';
+/** Far above any form the wizard posts; only a runaway client reaches it. */
 const MAX_BODY = 256 * 1024;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new Error('request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', ...headers });
-  res.end(body);
-}
-
-const html = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => send(res, status, 'text/html; charset=utf-8', body, headers);
-const json = (res: ServerResponse, status: number, value: unknown) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
-const redirect = (res: ServerResponse, location: string, headers: Record<string, string> = {}) =>
-  send(res, 303, 'text/plain; charset=utf-8', `See ${location}`, { Location: location, ...headers });
-
-/** First value wins for repeated names. */
-function formFields(body: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(body)) if (!(key in fields)) fields[key] = value;
-  return fields;
-}
 
 function cookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
@@ -93,35 +59,33 @@ export async function startClaimApp(options: { port?: number } = {}): Promise<Cl
   let nextClaim = 1;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
+    const { method, path } = requestTarget(req);
     const p = perturbation;
     const sid = cookie(req, COOKIE);
     const session = sid ? sessions.get(sid) : undefined;
 
-    if (path === '/' && (method === 'GET' || method === 'HEAD')) return redirect(res, '/claim');
+    if (path === '/' && (method === 'GET' || method === 'HEAD')) return redirect(res, 303, '/claim');
 
-    if (path === '/claim' && method === 'GET') return html(res, 200, lookupPage(p));
+    if (path === '/claim' && method === 'GET') return sendHtml(res, 200, lookupPage(p));
 
     if (path === '/claim' && method === 'POST') {
-      const f = formFields(await readBody(req));
+      const f = formFields(await readBody(req, MAX_BODY));
       const values = { policy_number: f.policy_number ?? '', last_name: f.last_name ?? '' };
       const policy = findPolicy(values.policy_number, values.last_name);
-      if (!policy) return html(res, 200, lookupPage(p, values, 'No policy matches that policy number and last name. Check both and try again.'));
+      if (!policy) return sendHtml(res, 200, lookupPage(p, values, 'No policy matches that policy number and last name. Check both and try again.'));
       const id = `s${nextSession++}`;
       sessions.set(id, { policy, policyNumber: values.policy_number.trim(), lastName: values.last_name.trim() });
-      return redirect(res, '/claim/details', { 'Set-Cookie': `${COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax` });
+      return redirect(res, 303, '/claim/details', { 'Set-Cookie': `${COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax` });
     }
 
     if (path === '/claim/details' && method === 'GET') {
-      if (!session) return redirect(res, '/claim');
-      return html(res, 200, detailsPage(p, session.policy, session.details ?? EMPTY_DETAILS));
+      if (!session) return redirect(res, 303, '/claim');
+      return sendHtml(res, 200, detailsPage(p, session.policy, session.details ?? EMPTY_DETAILS));
     }
 
     if (path === '/claim/details' && method === 'POST') {
-      if (!session) return redirect(res, '/claim');
-      const f = formFields(await readBody(req));
+      if (!session) return redirect(res, 303, '/claim');
+      const f = formFields(await readBody(req, MAX_BODY));
       const details: Details = {
         incident_date: (f.incident_date ?? '').trim(),
         claim_amount: (f.claim_amount ?? '').trim().replace(/^\$/, ''),
@@ -129,21 +93,21 @@ export async function startClaimApp(options: { port?: number } = {}): Promise<Cl
         description: (f.description ?? '').trim(),
       };
       const error = validate(details);
-      if (error) return html(res, 200, detailsPage(p, session.policy, details, error));
+      if (error) return sendHtml(res, 200, detailsPage(p, session.policy, details, error));
       session.details = details;
-      return redirect(res, '/claim/review');
+      return redirect(res, 303, '/claim/review');
     }
 
     if (path === '/claim/review' && method === 'GET') {
-      if (!session) return redirect(res, '/claim');
-      if (!session.details) return redirect(res, '/claim/details');
-      return html(res, 200, reviewPage(p, session.policy, session.lastName, session.details));
+      if (!session) return redirect(res, 303, '/claim');
+      if (!session.details) return redirect(res, 303, '/claim/details');
+      return sendHtml(res, 200, reviewPage(p, session.policy, session.lastName, session.details));
     }
 
     if (path === '/claim/submit' && method === 'POST') {
-      if (!session) return redirect(res, '/claim');
-      if (!session.details) return redirect(res, '/claim/details');
-      const f = formFields(await readBody(req));
+      if (!session) return redirect(res, 303, '/claim');
+      if (!session.details) return redirect(res, 303, '/claim/details');
+      const f = formFields(await readBody(req, MAX_BODY));
       const claimNumber = `CLM-${String(nextClaim++).padStart(5, '0')}`;
       const fields: Record<string, string> = {
         policy_number: session.policyNumber,
@@ -156,41 +120,22 @@ export async function startClaimApp(options: { port?: number } = {}): Promise<Cl
       submissions.push({ id: submissions.length + 1, at: Date.now(), fields });
       session.submitted = { claimNumber, rows: claimRows(session.policy, session.lastName, session.details) };
       session.details = undefined;
-      return redirect(res, '/claim/submitted');
+      return redirect(res, 303, '/claim/submitted');
     }
 
     if (path === '/claim/submitted' && method === 'GET') {
-      if (!session?.submitted) return redirect(res, '/claim');
-      return html(res, 200, submittedPage(p, session.submitted.claimNumber, session.submitted.rows));
+      if (!session?.submitted) return redirect(res, 303, '/claim');
+      return sendHtml(res, 200, submittedPage(p, session.submitted.claimNumber, session.submitted.rows));
     }
 
-    if (path === '/api/destructive' && method === 'POST') {
-      await readBody(req);
-      destructiveClicks++;
-      return json(res, 200, { ok: true });
-    }
+    if (path === '/api/destructive' && method === 'POST') return recordDestructive(req, res, MAX_BODY, () => destructiveClicks++);
 
-    if (path === '/api/state' && method === 'GET') return json(res, 200, { submissions, destructiveClicks, perturbation });
+    if (path === '/api/state' && method === 'GET') return sendJson(res, 200, { submissions, destructiveClicks, perturbation });
 
-    return html(res, 404, notFoundPage(p));
+    return sendHtml(res, 404, notFoundPage(p));
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) json(res, 500, { error: error instanceof Error ? error.message : String(error) });
-      else res.destroy();
-    });
-  });
-  server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const { origin, close } = await listenLocal(handle, options.port ?? 0);
 
   return {
     origin,
@@ -215,11 +160,6 @@ export async function startClaimApp(options: { port?: number } = {}): Promise<Cl
     get destructiveClicks() {
       return destructiveClicks;
     },
-    close() {
-      return new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-    },
+    close,
   };
 }

@@ -11,14 +11,13 @@
  *  e. done.
  */
 import type { Page } from 'playwright';
-import type { ActionInput } from '../../../src/actions/action.js';
 import type { Agent, AgentAnswer, Observation } from '../../../src/agent/agent.js';
+import { clickOrScroll, DOM_HELPERS_JS, evaluateSnapshot, isTruthy, typeOver, type Box, type Viewport } from '../../../src/demo/agentKit.js';
 
-type Box = { x: number; y: number; width: number; height: number };
 type Field = { name: string; kind: 'text' | 'checkbox'; value: string; checked: boolean; box: Box | null };
 
 type Snapshot = {
-  viewport: { width: number; height: number };
+  viewport: Viewport;
   popup: { title: string; button: Box | null } | null;
   saved: boolean;
   search: { value: string; box: Box | null } | null;
@@ -35,21 +34,7 @@ type Snapshot = {
  * helper (esbuild's `__name`) can leak into the browser. Takes the wanted customer name.
  */
 const SNAPSHOT_SCRIPT = String.raw`(function (wantedName) {
-  var clean = function (s) { return String(s == null ? '' : s).replace(/\s+/g, ' ').trim(); };
-  var visible = function (el) {
-    if (!el) return false;
-    var r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0) return false;
-    if (typeof el.checkVisibility === 'function') return el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
-    var s = getComputedStyle(el);
-    return s.visibility !== 'hidden' && s.display !== 'none';
-  };
-  var box = function (el) {
-    if (!visible(el)) return null;
-    var r = el.getBoundingClientRect();
-    return { x: r.left, y: r.top, width: r.width, height: r.height };
-  };
-  var textOf = function (el) { return clean(el.tagName === 'INPUT' ? el.value : el.textContent); };
+  ${DOM_HELPERS_JS}
   var buttonsIn = function (root) {
     return Array.prototype.filter.call(root.querySelectorAll('button, input[type="submit"], input[type="button"], [role="button"]'), visible);
   };
@@ -142,32 +127,6 @@ const SNAPSHOT_SCRIPT = String.raw`(function (wantedName) {
 /** Form field name → parameter name, in the order the agent fills them. */
 const FIELD_PARAMS: Record<string, string> = { phone: 'phone', email: 'email', city: 'city', vip: 'vip' };
 
-const TRUE_WORDS = new Set(['true', 'yes', 'y', 'on', '1', 'checked']);
-
-function centre(box: Box): { x: number; y: number } {
-  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
-}
-
-/** A click at the centre of `box` followed by `rest`, or a scroll that brings it into view. */
-function clickOrScroll(box: Box, viewport: Snapshot['viewport'], rest: ActionInput[], intent: string): AgentAnswer {
-  const c = centre(box);
-  if (c.x < 0 || c.y < 0 || c.x >= viewport.width || c.y >= viewport.height) {
-    const scroll_y = c.y < 0 ? c.y - viewport.height / 3 : c.y >= viewport.height ? c.y - (viewport.height * 2) / 3 : 0;
-    const scroll_x = c.x < 0 || c.x >= viewport.width ? c.x - viewport.width / 2 : 0;
-    return {
-      actions: [{ type: 'scroll', x: Math.round(viewport.width / 2), y: Math.round(viewport.height / 2), scroll_x: Math.round(scroll_x), scroll_y: Math.round(scroll_y) }],
-      intent: `Scroll to ${intent.replace(/^\w+ /, '')}`,
-    };
-  }
-  return { actions: [{ type: 'click', x: c.x, y: c.y, button: 'left' }, ...rest], intent };
-}
-
-function typeInto(box: Box, current: string, text: string, viewport: Snapshot['viewport'], intent: string): AgentAnswer {
-  const rest: ActionInput[] = current === '' ? [] : [{ type: 'keypress', keys: ['CTRL', 'A'] }];
-  rest.push({ type: 'type', text });
-  return clickOrScroll(box, viewport, rest, intent);
-}
-
 const WAIT: AgentAnswer = { actions: [{ type: 'wait', ms: 500 }], intent: 'Wait for the page to finish loading' };
 
 /** Decides the next answer from a snapshot; pure. */
@@ -186,7 +145,7 @@ export function decideGrid(snap: Snapshot, params: Record<string, string>): Agen
     if (!snap.search) return WAIT;
     if (snap.search.value !== name) {
       if (!snap.search.box) return WAIT;
-      return typeInto(snap.search.box, snap.search.value, name, viewport, 'Type the customer name in "Customer name"');
+      return clickOrScroll(snap.search.box, viewport, typeOver(snap.search.value, name), 'Type the customer name in "Customer name"');
     }
     if (snap.rows.length !== 1 || snap.rows[0] !== name) {
       if (!snap.searchButton) return WAIT;
@@ -205,9 +164,9 @@ export function decideGrid(snap: Snapshot, params: Record<string, string>): Agen
     if (field.kind === 'text') {
       if (field.value === wanted) continue;
       if (!field.box) return WAIT;
-      return typeInto(field.box, field.value, wanted, viewport, `Fill "${field.name}"`);
+      return clickOrScroll(field.box, viewport, typeOver(field.value, wanted), `Fill "${field.name}"`);
     }
-    const want = TRUE_WORDS.has(wanted.trim().toLowerCase());
+    const want = isTruthy(wanted);
     if (field.checked === want) continue;
     if (!field.box) return WAIT;
     return clickOrScroll(field.box, viewport, [], `${want ? 'Check' : 'Uncheck'} "VIP customer"`);
@@ -220,27 +179,14 @@ export function decideGrid(snap: Snapshot, params: Record<string, string>): Agen
   return { done: true, answer: 'Nothing left to do' };
 }
 
-async function snapshot(page: Page, name: string): Promise<Snapshot> {
-  const expression = `${SNAPSHOT_SCRIPT}(${JSON.stringify(name)})`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return (await page.evaluate(expression)) as Snapshot;
-    } catch (error) {
-      // A navigation under way when asked: read the new page instead.
-      const message = error instanceof Error ? error.message : String(error);
-      if (attempt >= 3 || !/context was destroyed|navigat/i.test(message)) throw error;
-      await page.waitForLoadState('load').catch(() => undefined);
-    }
-  }
-}
-
 /** The grid's scripted agent: reads the live DOM of `page` on every call. */
 export function gridAgent(page: Page): Agent {
   let waits = 0;
   return {
     name: 'grid-agent (scripted, reads the DOM)',
     async next(observation: Observation): Promise<AgentAnswer> {
-      const answer = decideGrid(await snapshot(page, observation.params.customerName ?? ''), observation.params);
+      const snap = await evaluateSnapshot<Snapshot>(page, SNAPSHOT_SCRIPT, observation.params.customerName ?? '');
+      const answer = decideGrid(snap, observation.params);
       if (answer === WAIT && ++waits > 10) return { done: true, answer: 'The page never showed what the task needs' };
       return answer;
     },

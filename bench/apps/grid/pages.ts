@@ -3,6 +3,7 @@
  * styles and scripts, no framework, nothing random: a page depends only on the query, the data,
  * the saved flag and the perturbation (whose own clock and banner move by design).
  */
+import { escapeHtml, PAGE_FONT, pageHead } from '../../../src/demo/app/html.js';
 import type { PerturbationName } from '../contract.js';
 import {
   CONFIRM_ON_SUBMIT,
@@ -16,16 +17,11 @@ import {
 } from '../perturbationHtml.js';
 import type { Customer } from './customers.js';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 /** JSON safe inside a <script> element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-const FONT = 'font-family: Verdana, Arial, Helvetica, sans-serif; font-size: 13px;';
 const BUTTON = 'width: 96px; height: 26px; font-size: 13px; font-family: Verdana, Arial, sans-serif; background: #e4e4e4; border: 1px solid #7a7a7a; color: #000;';
 const TEXT_INPUT = 'width: 240px; height: 20px; border: 1px solid #7a7a7a; padding: 1px 3px; font-size: 13px; font-family: Verdana, Arial, sans-serif;';
 const CELL = 'padding: 3px 8px; border: 1px solid #b8b8b8;';
@@ -140,15 +136,10 @@ ${gridTable(input.rows)}`;
   for (const c of input.rows) customers[String(c.id)] = { phone: c.phone, email: c.email, city: c.city, vip: c.vip };
 
   const top = (p === 'layoutShift' ? layoutShiftNotice() : '') + (p === 'popupOnLoad' ? popupOnLoad() : '') + (p === 'popupOnFocus' ? popupOnFocus() : '');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Customers - Northwind Supply Admin</title>
-<link rel="icon" href="data:,">
+  return `${pageHead('Customers - Northwind Supply Admin')}
 ${p === 'theme' ? darkTheme() : ''}
 </head>
-<body style="margin: 0; padding: 0; background: #d8d8d8; color: #000; ${FONT}">
+<body style="margin: 0; padding: 0; background: #d8d8d8; color: #000; ${PAGE_FONT}">
 ${top}<table width="960" cellpadding="0" cellspacing="0" border="0" align="center" style="margin: 12px auto 0 auto; background: #ffffff; border: 1px solid #8a8a8a;">
 <tr><td style="background: #1f3f73; color: #ffffff; padding: 8px 12px; font-size: 15px; font-weight: bold; height: 20px;">${p === 'liveClock' ? liveClock() : ''}Northwind Supply &mdash; Customer Administration</td></tr>
 <tr><td style="background: #c9d3e3; padding: 4px 12px; font-size: 11px; border-bottom: 1px solid #8a8a8a;">Dashboard &nbsp;|&nbsp; <b>Customers</b> &nbsp;|&nbsp; Orders &nbsp;|&nbsp; Invoices &nbsp;|&nbsp; Reports &nbsp;|&nbsp; Sign out</td></tr>
@@ -170,5 +161,5 @@ ${SCRIPT}
 }
 
 export function notFoundPage(): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Not found</title><link rel="icon" href="data:,"></head><body style="${FONT}"><h1 style="font-size: 18px;">Not found</h1><p>The page you requested does not exist.</p></body></html>\n`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Not found</title><link rel="icon" href="data:,"></head><body style="${PAGE_FONT}"><h1 style="font-size: 18px;">Not found</h1><p>The page you requested does not exist.</p></body></html>\n`;
 }

@@ -15,12 +15,9 @@
  * A target outside the viewport is answered with a scroll instead.
  */
 import type { Page } from 'playwright';
-import type { ActionInput } from '../../../src/actions/action.js';
 import type { Agent, AgentAnswer, Observation } from '../../../src/agent/agent.js';
+import { clickOrScroll, DOM_HELPERS_JS, evaluateSnapshot, FIRST_DIALOG_JS, isTruthy, matchOption, typeOver, type Box, type Viewport } from '../../../src/demo/agentKit.js';
 import { FIELDS, type FieldKind } from './fields.js';
-
-type Box = { x: number; y: number; width: number; height: number };
-type Viewport = { width: number; height: number };
 
 type FieldSnapshot =
   | { kind: 'text'; name: string; label: string; value: string; box: Box | null }
@@ -46,20 +43,8 @@ export type IntakeSnapshot = {
  * (esbuild's `__name`) can leak into the browser. Takes { name: kind } of the mapped fields.
  */
 const SNAPSHOT_SCRIPT = String.raw`(function (kinds) {
-  var clean = function (s) { return String(s == null ? '' : s).replace(/\s+/g, ' ').trim(); };
-  var visible = function (el) {
-    if (!el) return false;
-    var r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0) return false;
-    if (typeof el.checkVisibility === 'function') return el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
-    var s = getComputedStyle(el);
-    return s.visibility !== 'hidden' && s.display !== 'none' && s.opacity !== '0';
-  };
-  var box = function (el) {
-    if (!visible(el)) return null;
-    var r = el.getBoundingClientRect();
-    return { x: r.left, y: r.top, width: r.width, height: r.height };
-  };
+  ${DOM_HELPERS_JS}
+  ${FIRST_DIALOG_JS}
   var labelOf = function (el) {
     var text = el.labels && el.labels.length ? clean(el.labels[0].textContent) : '';
     if (!text) {
@@ -69,18 +54,8 @@ const SNAPSHOT_SCRIPT = String.raw`(function (kinds) {
     if (!text) text = clean(el.getAttribute('aria-label') || el.getAttribute('name'));
     return text.replace(/\s*[:*]+\s*$/, '');
   };
-  var buttonText = function (el) {
-    return clean(el.tagName === 'INPUT' ? el.value : el.textContent);
-  };
 
-  var dialog = null;
-  var dialogs = document.querySelectorAll('[role="dialog"], [role="alertdialog"], dialog[open]');
-  for (var i = 0; i < dialogs.length && !dialog; i++) {
-    var d = dialogs[i];
-    if (!visible(d)) continue;
-    var buttons = Array.prototype.filter.call(d.querySelectorAll('button, input[type="button"], input[type="submit"], [role="button"]'), visible);
-    dialog = { text: clean(d.getAttribute('aria-label') || d.textContent), button: buttons.length ? box(buttons[0]) : null };
-  }
+  var dialog = firstDialog();
 
   var form = null;
   for (var f = 0; f < document.forms.length && !form; f++) {
@@ -132,7 +107,7 @@ const SNAPSHOT_SCRIPT = String.raw`(function (kinds) {
   var save = null;
   var all = document.querySelectorAll('button, input[type="submit"], input[type="button"], [role="button"]');
   for (var s = 0; s < all.length && !save; s++) {
-    if (buttonText(all[s]) === 'Save' && visible(all[s])) save = box(all[s]);
+    if (textOf(all[s]) === 'Save' && visible(all[s])) save = box(all[s]);
   }
 
   return { viewport: { width: window.innerWidth, height: window.innerHeight }, dialog: dialog, confirmation: confirmation,
@@ -141,34 +116,6 @@ const SNAPSHOT_SCRIPT = String.raw`(function (kinds) {
 
 const KINDS: Record<string, Exclude<FieldKind, 'textarea'>> = Object.fromEntries(FIELDS.map((f) => [f.name, f.kind === 'textarea' ? 'text' : f.kind]));
 const PARAM_OF_NAME = new Map(FIELDS.map((f) => [f.name, f.param]));
-
-/** Case and punctuation aside. */
-function norm(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-}
-
-function isTrue(value: string): boolean {
-  return ['true', 'yes', 'y', '1', 'on', 'checked'].includes(value.trim().toLowerCase());
-}
-
-function centre(box: Box): { x: number; y: number } {
-  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
-}
-
-/** Click the centre of `box` (then `rest`), or scroll it into view when its centre is off-screen. */
-function clickOrScroll(box: Box | null, viewport: Viewport, rest: ActionInput[], intent: string): AgentAnswer | null {
-  if (!box) return null;
-  const c = centre(box);
-  if (c.x < 0 || c.y < 0 || c.x >= viewport.width || c.y >= viewport.height) {
-    const scrollY = c.y < 0 ? c.y - viewport.height / 3 : c.y >= viewport.height ? c.y - (viewport.height * 2) / 3 : 0;
-    const scrollX = c.x < 0 || c.x >= viewport.width ? c.x - viewport.width / 2 : 0;
-    return {
-      actions: [{ type: 'scroll', x: Math.round(viewport.width / 2), y: Math.round(viewport.height / 2), scroll_x: Math.round(scrollX), scroll_y: Math.round(scrollY) }],
-      intent: `Scroll to ${intent.replace(/^\w+ /, '')}`,
-    };
-  }
-  return { actions: [{ type: 'click', x: c.x, y: c.y, button: 'left' }, ...rest], intent };
-}
 
 /** Decides the next answer from a snapshot; pure, so it can be tested without a browser. */
 export function decideIntake(snap: IntakeSnapshot, params: Record<string, string>): AgentAnswer {
@@ -195,27 +142,25 @@ export function decideIntake(snap: IntakeSnapshot, params: Record<string, string
     switch (field.kind) {
       case 'text': {
         if (field.value === wanted) continue;
-        const rest: ActionInput[] = field.value === '' ? [] : [{ type: 'keypress', keys: ['CTRL', 'A'] }];
-        rest.push({ type: 'type', text: wanted });
-        answer = clickOrScroll(field.box, viewport, rest, `Fill "${field.label}"`);
+        answer = clickOrScroll(field.box, viewport, typeOver(field.value, wanted), `Fill "${field.label}"`);
         break;
       }
       case 'select': {
-        const option = field.options.find((o) => o.value !== '' && (norm(o.label) === norm(wanted) || norm(o.value) === norm(wanted)));
+        const option = matchOption(field.options.filter((o) => o.value !== ''), wanted);
         if (!option) return { done: true, answer: `Cannot choose "${wanted}" in "${field.label}": no such option` };
         if (field.value === option.value) continue;
         answer = clickOrScroll(field.box, viewport, [{ type: 'type', text: option.label }], `Choose "${option.label}" in "${field.label}"`);
         break;
       }
       case 'radio': {
-        const option = field.options.find((o) => norm(o.value) === norm(wanted) || norm(o.label) === norm(wanted));
+        const option = matchOption(field.options, wanted);
         if (!option) return { done: true, answer: `Cannot choose "${wanted}" for "${field.label}": no such option` };
         if (option.checked) continue;
         answer = clickOrScroll(option.box, viewport, [], `Choose "${option.label}" for "${field.label}"`);
         break;
       }
       case 'checkbox': {
-        const want = isTrue(wanted);
+        const want = isTruthy(wanted);
         if (field.checked === want) continue;
         answer = clickOrScroll(field.box, viewport, [], `${want ? 'Check' : 'Uncheck'} "${field.label}"`);
         break;
@@ -240,26 +185,12 @@ export function decideIntake(snap: IntakeSnapshot, params: Record<string, string
   return { done: true, answer: 'Nothing left to do' };
 }
 
-async function snapshot(page: Page): Promise<IntakeSnapshot> {
-  const expression = `${SNAPSHOT_SCRIPT}(${JSON.stringify(KINDS)})`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return (await page.evaluate(expression)) as IntakeSnapshot;
-    } catch (error) {
-      // A navigation under way when we were asked: read the new page instead.
-      const message = error instanceof Error ? error.message : String(error);
-      if (attempt >= 3 || !/context was destroyed|navigat/i.test(message)) throw error;
-      await page.waitForLoadState('load').catch(() => undefined);
-    }
-  }
-}
-
 /** The intake agent for `page`: reads its DOM on every call; the observation's screenshot is not used. */
 export function intakeAgent(page: Page): Agent {
   return {
     name: 'intake-agent (scripted, reads the DOM)',
     async next(observation: Observation): Promise<AgentAnswer> {
-      return decideIntake(await snapshot(page), observation.params);
+      return decideIntake(await evaluateSnapshot<IntakeSnapshot>(page, SNAPSHOT_SCRIPT, KINDS), observation.params);
     },
   };
 }

@@ -3,6 +3,7 @@
  * depends only on the perturbation and (for the confirmation page) the stored submission, so two
  * loads of the same page give the same pixels (the live clock and the rotating banner aside).
  */
+import { escapeHtml, PAGE_FONT, pageHead, submittedRows } from '../../../src/demo/app/html.js';
 import type { PerturbationName } from '../contract.js';
 import {
   CONFIRM_ON_SUBMIT,
@@ -19,11 +20,6 @@ import { CHECKED_VALUE, CONFIRM_FIELD, FIELDS, INSURANCE, RENAMED_LABEL, STATES 
 /** The slowRender delay: within the contract's 600 to 1500 ms, fixed so that runs are repeatable. */
 export const SLOW_RENDER_MS = 1100;
 
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-const FONT = 'font-family: Verdana, Arial, Helvetica, sans-serif; font-size: 13px;';
 const BUTTON = 'width: 96px; height: 28px; font-size: 13px; font-family: Verdana, Arial, sans-serif; background: #e4e4e4; border: 1px solid #7a7a7a; color: #000;';
 const LABEL_CELL = 'width: 170px; padding: 4px 10px 4px 0; text-align: right; vertical-align: top; white-space: nowrap;';
 const INPUT_CELL = 'padding: 2px 0;';
@@ -36,15 +32,10 @@ const REQUIRED = '<span style="color: #b00000;">*</span>';
  */
 function layout(title: string, body: string, perturbation: PerturbationName | null, overlays = ''): string {
   const headerExtras = perturbation === 'liveClock' ? liveClock() : perturbation === 'rotatingBanner' ? `<div style="float: right; width: 250px; margin-top: 7px; line-height: 16px; font-weight: normal; color: #4a3b00;">${rotatingBanner()}</div>` : '';
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
+  return `${pageHead(title)}
 ${perturbation === 'theme' ? darkTheme() : ''}
 </head>
-<body style="margin: 0; padding: 0; background: #dcdcdc; color: #000; ${FONT}">
+<body style="margin: 0; padding: 0; background: #dcdcdc; color: #000; ${PAGE_FONT}">
 ${perturbation === 'layoutShift' ? layoutShiftNotice() : ''}<table width="760" cellpadding="0" cellspacing="0" border="0" align="center" style="margin: 10px auto 0 auto; background: #ffffff; border: 1px solid #8a8a8a;">
 <tr><td style="background: #1f3f73; color: #ffffff; padding: 0 12px; font-size: 15px; font-weight: bold;"><div style="height: 38px; line-height: 38px; overflow: hidden;">${headerExtras}Lakeview Medical Group &mdash; Patient Registration</div></td></tr>
 <tr><td style="background: #c9d3e3; padding: 4px 12px; font-size: 11px; border-bottom: 1px solid #8a8a8a;">Home &nbsp;|&nbsp; Patients &nbsp;|&nbsp; <b>New patient intake</b> &nbsp;|&nbsp; Appointments &nbsp;|&nbsp; Billing &nbsp;|&nbsp; Sign out</td></tr>
@@ -132,13 +123,7 @@ function deleteRecord() {
  */
 export function confirmationPage(id: number, fields: Record<string, string>, perturbation: PerturbationName | null): string {
   const cosmetic = perturbation === 'liveClock' || perturbation === 'rotatingBanner' || perturbation === 'layoutShift' || perturbation === 'theme' ? perturbation : null;
-  const known = new Set(FIELDS.map((f) => f.name));
-  const rows = [
-    ...FIELDS.map((f) => ({ label: f.label, value: fields[f.name] ?? '' })),
-    ...Object.keys(fields)
-      .filter((name) => !known.has(name))
-      .map((name) => ({ label: name, value: fields[name] ?? '' })),
-  ]
+  const rows = submittedRows(FIELDS, fields)
     .map(
       (row) =>
         `<tr><th style="text-align: left; width: 200px; padding: 3px 8px; background: #eef1f6; border: 1px solid #c0c0c0; font-weight: normal;">${escapeHtml(row.label)}</th><td style="padding: 3px 8px; border: 1px solid #c0c0c0;">${escapeHtml(row.value)}</td></tr>`,

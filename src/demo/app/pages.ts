@@ -3,6 +3,7 @@
  * script, no framework, no animation, no clock. Rendering depends only on the perturbations
  * and (for the confirmation page) on the stored submission, so screenshots are repeatable.
  */
+import { escapeHtml, PAGE_FONT, pageHead, submittedRows } from './html.js';
 
 export type Perturbations = {
   /** A modal "Your session is about to expire" dialog over the whole page on load. */
@@ -54,29 +55,14 @@ export const FIELD_LABELS: readonly { name: string; label: string }[] = [
   { name: 'notes', label: 'Notes' },
 ];
 
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-const FONT = 'font-family: Verdana, Arial, Helvetica, sans-serif; font-size: 13px;';
 const BUTTON_STYLE =
   'width: 96px; height: 28px; font-size: 13px; font-family: Verdana, Arial, sans-serif; ' +
   'background: #e4e4e4; border: 1px solid #7a7a7a; color: #000;';
 
 function layout(title: string, body: string, top = ''): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
+  return `${pageHead(title)}
 </head>
-<body style="margin: 0; padding: 0; background: #dcdcdc; color: #000; ${FONT}">
+<body style="margin: 0; padding: 0; background: #dcdcdc; color: #000; ${PAGE_FONT}">
 ${top}<table width="700" cellpadding="0" cellspacing="0" border="0" align="center" style="margin: 16px auto 0 auto; background: #ffffff; border: 1px solid #8a8a8a;">
 <tr><td style="background: #1f3f73; color: #ffffff; padding: 8px 12px; font-size: 15px; font-weight: bold;">Riverside Family Clinic &mdash; Patient Records System</td></tr>
 <tr><td style="background: #c9d3e3; padding: 4px 12px; font-size: 11px; border-bottom: 1px solid #8a8a8a;">Home &nbsp;|&nbsp; Patients &nbsp;|&nbsp; <b>New intake</b> &nbsp;|&nbsp; Reports &nbsp;|&nbsp; Sign out</td></tr>
@@ -174,13 +160,7 @@ function deleteDraft() {
 
 /** The page shown after a successful POST /intake. */
 export function confirmationPage(id: number, fields: Record<string, string>): string {
-  const known = new Set(FIELD_LABELS.map((f) => f.name));
-  const rows = [
-    ...FIELD_LABELS.map((f) => ({ label: f.label, value: fields[f.name] ?? '' })),
-    ...Object.keys(fields)
-      .filter((name) => !known.has(name))
-      .map((name) => ({ label: name, value: fields[name] ?? '' })),
-  ]
+  const rows = submittedRows(FIELD_LABELS, fields)
     .map(
       (row) =>
         `<tr><th style="text-align: left; width: 220px; padding: 4px 8px; background: #eef1f6; border: 1px solid #c0c0c0; font-weight: normal;">${escapeHtml(row.label)}</th><td style="padding: 4px 8px; border: 1px solid #c0c0c0;">${escapeHtml(row.value)}</td></tr>`,

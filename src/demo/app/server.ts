@@ -3,8 +3,8 @@
  * node:http, server-rendered HTML, perturbations switched on from the outside so that a cached
  * trajectory meets a popup, a banner, a renamed label or swapped buttons.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { formFields, listenLocal, readBody, recordDestructive, redirect, requestTarget, sendHtml, sendJson } from './http.js';
 import { confirmationPage, intakePage, noPerturbations, notFoundPage, type Perturbations } from './pages.js';
 
 export type { Perturbations } from './pages.js';
@@ -42,56 +42,8 @@ export type IntakeAppOptions = {
   perturbations?: Partial<Perturbations>;
 };
 
+/** Far above any form the app posts; only a runaway client reaches it. */
 const MAX_BODY = 1024 * 1024;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new Error('request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, {
-    'Content-Type': contentType,
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-    ...headers,
-  });
-  res.end(body);
-}
-
-function sendHtml(res: ServerResponse, status: number, html: string): void {
-  send(res, status, 'text/html; charset=utf-8', html);
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
-}
-
-function redirect(res: ServerResponse, status: 302 | 303, location: string): void {
-  send(res, status, 'text/plain; charset=utf-8', `See ${location}`, { Location: location });
-}
-
-/** First value wins for repeated names. */
-function formFields(body: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(body)) {
-    if (!(key in fields)) fields[key] = value;
-  }
-  return fields;
-}
 
 function stringRecord(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
@@ -99,6 +51,16 @@ function stringRecord(value: unknown): Record<string, string> {
     for (const [k, v] of Object.entries(value)) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   return out;
+}
+
+/** What the form held when Delete was clicked: the page posts JSON { form }, a plain client may post the form itself. */
+function deletedForm(raw: string): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return stringRecord(parsed && typeof parsed === 'object' ? (parsed as { form?: unknown }).form : undefined);
+  } catch {
+    return formFields(raw);
+  }
 }
 
 /** Starts the intake app on 127.0.0.1. */
@@ -109,16 +71,14 @@ export async function startIntakeApp(options: IntakeAppOptions = {}): Promise<In
   const destructiveClicks: DestructiveClick[] = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
+    const { url, method, path } = requestTarget(req);
 
     if (path === '/' && (method === 'GET' || method === 'HEAD')) return redirect(res, 302, '/intake');
 
     if (path === '/intake' && method === 'GET') return sendHtml(res, 200, intakePage(perturbations));
 
     if (path === '/intake' && method === 'POST') {
-      const fields = formFields(await readBody(req));
+      const fields = formFields(await readBody(req, MAX_BODY));
       const submission: Submission = { id: nextId++, at: Date.now(), fields };
       submissions.push(submission);
       return redirect(res, 303, `/confirmation?id=${submission.id}`);
@@ -132,16 +92,7 @@ export async function startIntakeApp(options: IntakeAppOptions = {}): Promise<In
     }
 
     if (path === '/api/destructive' && method === 'POST') {
-      const raw = await readBody(req);
-      let form: Record<string, string> = {};
-      try {
-        const parsed: unknown = JSON.parse(raw);
-        form = stringRecord(parsed && typeof parsed === 'object' ? (parsed as { form?: unknown }).form : undefined);
-      } catch {
-        form = formFields(raw);
-      }
-      destructiveClicks.push({ at: Date.now(), form });
-      return sendJson(res, 200, { ok: true });
+      return recordDestructive(req, res, MAX_BODY, (raw) => destructiveClicks.push({ at: Date.now(), form: deletedForm(raw) }));
     }
 
     if (path === '/api/state' && method === 'GET') return sendJson(res, 200, { submissions, destructiveClicks });
@@ -149,24 +100,7 @@ export async function startIntakeApp(options: IntakeAppOptions = {}): Promise<In
     return sendHtml(res, 404, notFoundPage());
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
-      else res.destroy();
-    });
-  });
-  // Browsers keep connections alive; close() must not wait for them.
-  server.keepAliveTimeout = 1000;
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const { origin, close } = await listenLocal(handle, options.port ?? 0);
 
   return {
     url: `${origin}/intake`,
@@ -185,11 +119,6 @@ export async function startIntakeApp(options: IntakeAppOptions = {}): Promise<In
       perturbations = { ...noPerturbations };
       nextId = 1;
     },
-    close() {
-      return new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-    },
+    close,
   };
 }
