@@ -1,0 +1,168 @@
+/**
+ * An agent for OpenAI-compatible chat completions servers of vision models (vLLM, Ollama, LM
+ * Studio and the like): rote's actions as function tools, the screenshot as an image input. The
+ * whole conversation is resent each call (chat completions keep no state); only the newest
+ * screenshot stays in it, older ones are replaced by a line of text.
+ */
+import type { Action } from '../../actions/action.js';
+import { RoteError } from '../../errors/roteError.js';
+import type { AgentAnswer, AgentUsage, Observation } from '../agent.js';
+import { validChatOptions, type ChatCompletionsAgentOptions, type ValidChatOptions } from './agentOptions.js';
+import { chatTools, readToolCall } from './chatTools.js';
+import type { ModelAgent } from './computerAgent.js';
+import { screenshotScale, type Scale } from './computerActions.js';
+import type { ChatMessage, ChatTool, ChatTurn, ModelClient } from './modelTypes.js';
+import { openaiModelClient } from './openaiClient.js';
+import { CHAT_INSTRUCTIONS, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
+import { modelWords, RunBudget, RunTracker, usageSince } from './runState.js';
+
+const CALLER = 'chatCompletionsAgent';
+
+type Conversation = { messages: ChatMessage[]; results: { toolCallId: string; text: string }[]; historyLength: number; answered: number };
+
+type Reading =
+  | { kind: 'actions'; actions: Action[]; intent: string | undefined; results: Conversation['results'] }
+  | { kind: 'done'; answer: string }
+  | { kind: 'problem'; problem: string; words: string | undefined; results: Conversation['results'] };
+
+export function chatCompletionsAgent(options: ChatCompletionsAgentOptions): ModelAgent {
+  const valid = validChatOptions(options);
+  const client = openaiModelClient({
+    caller: CALLER,
+    timeoutMs: valid.timeoutMs,
+    maxRetries: valid.maxRetries,
+    baseURL: valid.baseURL,
+    keyOptional: true,
+    ...(valid.apiKey !== undefined ? { apiKey: valid.apiKey } : {}),
+  });
+  return new ChatAgent(client, valid);
+}
+
+class ChatAgent implements ModelAgent {
+  readonly name: string;
+  private readonly tools: ChatTool[] = chatTools();
+  private readonly tracker = new RunTracker();
+  private readonly budget: RunBudget;
+  private conversation: Conversation | undefined;
+
+  constructor(
+    private readonly client: ModelClient,
+    private readonly options: ValidChatOptions,
+  ) {
+    this.name = `chat completions (${options.model})`;
+    this.budget = new RunBudget(CALLER, { maxModelCalls: options.maxModelCalls, maxTokens: options.maxTokens }, () => client.requests);
+  }
+
+  get usage(): AgentUsage {
+    return this.budget.usage;
+  }
+
+  async next(observation: Observation): Promise<AgentAnswer> {
+    if (!this.tracker.continues(observation)) {
+      this.conversation = undefined;
+      this.budget.reset();
+    }
+    const before = this.budget.usage;
+    let answer: AgentAnswer;
+    try {
+      answer = await this.answer(observation);
+    } catch (error) {
+      this.tracker.forget();
+      this.conversation = undefined;
+      throw error;
+    }
+    if ('done' in answer) {
+      this.tracker.forget();
+      this.conversation = undefined;
+    } else {
+      this.tracker.remember(observation, answer.actions.length);
+    }
+    return { ...answer, usage: usageSince(before, this.budget.usage) };
+  }
+
+  private async answer(observation: Observation): Promise<AgentAnswer> {
+    const { scale } = screenshotScale(observation.screenshot, observation.viewport);
+    let conversation = this.conversation;
+    if (!conversation) {
+      conversation = { messages: [{ role: 'system', text: CHAT_INSTRUCTIONS }], results: [], historyLength: 0, answered: 0 };
+      this.conversation = conversation;
+      this.show(conversation, takeoverPrompt(observation, scale), observation.screenshot);
+    } else {
+      this.reply(conversation);
+      const note = followUpNote(observation, conversation.historyLength, conversation.answered, scale);
+      this.show(conversation, note ?? 'Your actions were done. This is the screen now; continue the task.', observation.screenshot);
+    }
+    let complained = false;
+    for (;;) {
+      this.budget.checkBeforeRequest();
+      const turn = await this.client.chatTurn({ model: this.options.model, messages: conversation.messages, tools: this.tools });
+      this.budget.add(turn.usage);
+      conversation.messages.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
+      const reading = read(turn, scale);
+      switch (reading.kind) {
+        case 'actions':
+          conversation.results = reading.results;
+          conversation.historyLength = observation.history.length;
+          conversation.answered = reading.actions.length;
+          return { actions: reading.actions, ...(reading.intent ? { intent: reading.intent } : {}) };
+        case 'done':
+          return { done: true, answer: reading.answer };
+        case 'problem':
+          if (complained) throw new RoteError('agent', `${CALLER}: ${reading.problem}${reading.words ? `; the model said: "${reading.words}"` : ''}`);
+          complained = true;
+          conversation.results = reading.results;
+          this.reply(conversation);
+          conversation.messages.push({ role: 'user', text: errorNote(reading.problem) });
+          continue;
+      }
+    }
+  }
+
+  /** Every tool call of the last answer gets its result before anything else is said. */
+  private reply(conversation: Conversation): void {
+    for (const result of conversation.results) conversation.messages.push({ role: 'tool', toolCallId: result.toolCallId, text: result.text });
+    conversation.results = [];
+  }
+
+  /** Adds a user message with the screenshot; earlier screenshots become a line of text. */
+  private show(conversation: Conversation, text: string, screenshot: Buffer): void {
+    conversation.messages = conversation.messages.map((message) =>
+      message.role === 'user' && message.screenshot ? { role: 'user', text: `${message.text}\n(The screenshot sent here is omitted now.)` } : message,
+    );
+    conversation.messages.push({ role: 'user', text, screenshot });
+  }
+}
+
+function read(turn: ChatTurn, scale: Scale): Reading {
+  const words = modelWords(turn.text ? [turn.text] : []);
+  const notDone = (text: string) => turn.toolCalls.map((call) => ({ toolCallId: call.id, text }));
+  if (turn.refusal) return { kind: 'problem', problem: `the model refused: "${modelWords([turn.refusal])}"`, words: undefined, results: notDone('not done: the answer was a refusal') };
+  if (turn.toolCalls.length === 0) {
+    return { kind: 'problem', problem: 'the model answered without calling a tool (act with the action tools, or call done when the task is complete)', words, results: [] };
+  }
+  const actions: Action[] = [];
+  const problems: string[] = [];
+  const results: Conversation['results'] = [];
+  let done: string | undefined;
+  for (const call of turn.toolCalls) {
+    const mapped = readToolCall(call, scale);
+    if ('done' in mapped) {
+      done = mapped.done;
+      results.push({ toolCallId: call.id, text: 'not finished yet: the actions before it are done first; call done again if the task is complete' });
+    } else if ('problem' in mapped) {
+      problems.push(mapped.problem);
+      results.push({ toolCallId: call.id, text: `error: ${mapped.problem}` });
+    } else if ('action' in mapped) {
+      actions.push(mapped.action);
+      results.push({ toolCallId: call.id, text: 'done' });
+    } else {
+      results.push({ toolCallId: call.id, text: 'error: a screenshot is sent after every answer; act or call done' });
+      problems.push('screenshot is not a tool');
+    }
+  }
+  if (problems.length > 0) {
+    return { kind: 'problem', problem: `the model answered with an action rote cannot perform: ${problems.join('; ')}`, words, results: results.map((result) => (result.text === 'done' ? { ...result, text: 'not done: another call in this answer failed' } : result)) };
+  }
+  if (actions.length === 0) return { kind: 'done', answer: done ?? 'Done' };
+  return { kind: 'actions', actions, intent: modelWords(turn.text ? [turn.text] : [], 200), results };
+}

@@ -1,0 +1,189 @@
+/**
+ * The OpenAI computer-use agent (Responses API). One `next()` continues one conversation chained
+ * with `previous_response_id`: the first call of a run sends the takeover prompt and the
+ * screenshot, later calls answer the pending computer calls with the new screenshot and URL. It
+ * never touches the page: rote performs, checks and records the actions it returns.
+ */
+import type { Action } from '../../actions/action.js';
+import { RoteError } from '../../errors/roteError.js';
+import type { Agent, AgentAnswer, AgentUsage, Observation } from '../agent.js';
+import { validComputerOptions, type OpenAIComputerAgentOptions, type ValidComputerOptions } from './agentOptions.js';
+import { fromComputerAction, screenshotScale, type Scale } from './computerActions.js';
+import type { ComputerInput, ComputerTurn, ModelClient, SafetyCheck } from './modelTypes.js';
+import { openaiModelClient } from './openaiClient.js';
+import { COMPUTER_INSTRUCTIONS, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
+import { modelWords, RunBudget, RunTracker, usageSince } from './runState.js';
+
+const CALLER = 'openaiComputerAgent';
+/** Screenshot-only turns in a row before the model counts as stuck. */
+const MAX_LOOKS = 3;
+
+/** A model agent: an Agent that also tells what the current (or last) run has used so far, including failed calls. */
+export type ModelAgent = Agent & { readonly name: string; readonly usage: AgentUsage };
+
+type PendingCall = { callId: string; acknowledged: SafetyCheck[] };
+type Conversation = { previousResponseId: string | undefined; pending: PendingCall[]; historyLength: number; answered: number };
+
+/** What a turn asks for, once read. */
+type Reading =
+  | { kind: 'actions'; actions: Action[]; intent: string | undefined }
+  | { kind: 'look' }
+  | { kind: 'done'; answer: string }
+  | { kind: 'problem'; problem: string; words: string | undefined };
+
+export function openaiComputerAgent(options: OpenAIComputerAgentOptions): ModelAgent {
+  const valid = validComputerOptions(options);
+  const client = openaiModelClient({
+    caller: CALLER,
+    timeoutMs: valid.timeoutMs,
+    maxRetries: valid.maxRetries,
+    ...(valid.apiKey !== undefined ? { apiKey: valid.apiKey } : {}),
+    ...(valid.baseURL !== undefined ? { baseURL: valid.baseURL } : {}),
+  });
+  return new ComputerAgent(client, valid);
+}
+
+class ComputerAgent implements ModelAgent {
+  readonly name: string;
+  private readonly tracker = new RunTracker();
+  private readonly budget: RunBudget;
+  private conversation: Conversation | undefined;
+
+  constructor(
+    private readonly client: ModelClient,
+    private readonly options: ValidComputerOptions,
+  ) {
+    this.name = `openai computer-use (${options.model}, ${options.toolForm === 'preview' ? 'computer_use_preview tool' : 'computer tool'})`;
+    this.budget = new RunBudget(CALLER, { maxModelCalls: options.maxModelCalls, maxTokens: options.maxTokens }, () => client.requests);
+  }
+
+  get usage(): AgentUsage {
+    return this.budget.usage;
+  }
+
+  async next(observation: Observation): Promise<AgentAnswer> {
+    if (!this.tracker.continues(observation)) {
+      this.conversation = undefined;
+      this.budget.reset();
+    }
+    const before = this.budget.usage;
+    let answer: AgentAnswer;
+    try {
+      answer = await this.answer(observation);
+    } catch (error) {
+      this.tracker.forget();
+      this.conversation = undefined;
+      throw error;
+    }
+    if ('done' in answer) {
+      this.tracker.forget();
+      this.conversation = undefined;
+    } else {
+      this.tracker.remember(observation, answer.actions.length);
+    }
+    return { ...answer, usage: usageSince(before, this.budget.usage) };
+  }
+
+  private async answer(observation: Observation): Promise<AgentAnswer> {
+    const { scale, display } = screenshotScale(observation.screenshot, observation.viewport);
+    const conversation = this.conversation ?? { previousResponseId: undefined, pending: [], historyLength: 0, answered: 0 };
+    let input: ComputerInput[];
+    if (!this.conversation) {
+      this.conversation = conversation;
+      input = [{ kind: 'user', text: takeoverPrompt(observation, scale), screenshot: observation.screenshot }];
+    } else {
+      const note = followUpNote(observation, conversation.historyLength, conversation.answered, scale);
+      input = this.callOutputs(conversation, observation);
+      if (note || input.length === 0) {
+        input.push({ kind: 'user', text: note ?? 'This is the current screen. Continue the task.', ...(input.length === 0 ? { screenshot: observation.screenshot } : {}) });
+      }
+    }
+    let complained = false;
+    for (let looks = 0; ; ) {
+      this.budget.checkBeforeRequest();
+      const turn = await this.client.computerTurn({
+        model: this.options.model,
+        toolForm: this.options.toolForm,
+        display,
+        instructions: COMPUTER_INSTRUCTIONS,
+        input,
+        ...(conversation.previousResponseId ? { previousResponseId: conversation.previousResponseId } : {}),
+      });
+      this.budget.add(turn.usage);
+      conversation.previousResponseId = turn.responseId;
+      conversation.pending = turn.calls.map((call) => ({ callId: call.callId, acknowledged: [] }));
+      await this.settleSafetyChecks(turn, conversation);
+      const reading = read(turn, scale);
+      switch (reading.kind) {
+        case 'actions':
+          conversation.historyLength = observation.history.length;
+          conversation.answered = reading.actions.length;
+          return { actions: reading.actions, ...(reading.intent ? { intent: reading.intent } : {}) };
+        case 'done':
+          return { done: true, answer: reading.answer };
+        case 'look':
+          if (++looks > MAX_LOOKS) throw new RoteError('agent', `${CALLER}: the model asked for ${looks} screenshots in a row without acting`);
+          input = this.callOutputs(conversation, observation);
+          continue;
+        case 'problem':
+          if (complained) throw new RoteError('agent', `${CALLER}: ${reading.problem}${reading.words ? `; the model said: "${reading.words}"` : ''}`);
+          complained = true;
+          input = [...this.callOutputs(conversation, observation), { kind: 'user', text: errorNote(reading.problem) }];
+          continue;
+      }
+    }
+  }
+
+  /** Fails closed: every pending check must be acknowledged by the handler, or the run stops here. */
+  private async settleSafetyChecks(turn: ComputerTurn, conversation: Conversation): Promise<void> {
+    for (const call of turn.calls) {
+      for (const check of call.pendingSafetyChecks) {
+        const what = `safety check ${check.code ?? check.id}${check.message ? ` ("${check.message}")` : ''}`;
+        const handler = this.options.onSafetyCheck;
+        if (!handler) {
+          throw new RoteError('agent', `${CALLER}: the model service raised a ${what} before the next action; the run stops because no onSafetyCheck handler acknowledged it (pass onSafetyCheck to openaiComputerAgent to review such checks)`);
+        }
+        let acknowledged: boolean;
+        try {
+          acknowledged = (await handler(check)) === true;
+        } catch (error) {
+          throw new RoteError('agent', `${CALLER}: onSafetyCheck threw on the ${what}`, { cause: error });
+        }
+        if (!acknowledged) throw new RoteError('agent', `${CALLER}: the ${what} was not acknowledged by onSafetyCheck; the run stops before the action`);
+        conversation.pending.find((pending) => pending.callId === call.callId)?.acknowledged.push(check);
+      }
+    }
+  }
+
+  /** The answer to every pending computer call: the current screenshot and URL, with the checks acknowledged. */
+  private callOutputs(conversation: Conversation, observation: Observation): ComputerInput[] {
+    return conversation.pending.map((call) => ({
+      kind: 'call-output',
+      callId: call.callId,
+      screenshot: observation.screenshot,
+      currentUrl: observation.url,
+      acknowledged: call.acknowledged,
+    }));
+  }
+}
+
+/** What a turn asks for: actions, a look at the screen, the end of the task, or something to complain about. */
+function read(turn: ComputerTurn, scale: Scale): Reading {
+  const words = modelWords([...turn.reasoning, ...turn.messages]);
+  if (turn.refusals.length > 0) return { kind: 'problem', problem: `the model refused: "${modelWords(turn.refusals)}"`, words: undefined };
+  if (turn.calls.length === 0) {
+    if (turn.messages.length > 0) return { kind: 'done', answer: modelWords(turn.messages, 2000)! };
+    const why = turn.incomplete ? ` (the response is incomplete: ${turn.incomplete})` : '';
+    return { kind: 'problem', problem: `the model gave an empty answer: no action and no message${why}`, words };
+  }
+  const actions: Action[] = [];
+  const problems: string[] = [];
+  for (const raw of turn.calls.flatMap((call) => call.actions)) {
+    const mapped = fromComputerAction(raw, scale);
+    if ('problem' in mapped) problems.push(mapped.problem);
+    else if ('action' in mapped) actions.push(mapped.action);
+  }
+  if (problems.length > 0) return { kind: 'problem', problem: `the model answered with an action rote cannot perform: ${problems.join('; ')}`, words };
+  if (actions.length === 0) return { kind: 'look' };
+  return { kind: 'actions', actions, intent: modelWords(turn.reasoning.length > 0 ? turn.reasoning : turn.messages, 200) };
+}
