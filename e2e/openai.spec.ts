@@ -163,10 +163,6 @@ test('a 429 is retried after its Retry-After, and both requests count as model c
 });
 
 test('the run record stores the model calls and tokens of the run', async ({ rote, openForm, fake }) => {
-  // Expected to fail until the store writes them: finishRun in src/store/statements.ts does not
-  // set model_calls, input_tokens and output_tokens, though runCommit passes them. Remove this
-  // line once it does.
-  test.fail();
   const page = await openForm();
   fake.brain = domBrain(page);
   fake.queue({ http: 429, headers: { 'retry-after-ms': '10' } });
@@ -188,7 +184,9 @@ test('repeated 500s and a request timeout end the run as failed, with a clear me
   expect(b - a).toBeGreaterThanOrEqual(350);
   expect(c - b).toBeGreaterThanOrEqual(700);
   expect(agent.usage.modelCalls).toBe(3);
-  expect(rote.store.listRuns(1)[0]).toMatchObject({ status: 'failed', agentSteps: 0 });
+  // The failed call's requests count in the run's usage and its record too.
+  expect(result.usage.modelCalls).toBe(3);
+  expect(rote.store.listRuns(1)[0]).toMatchObject({ status: 'failed', agentSteps: 0, modelCalls: 3 });
   expect(rote.store.children(result.taskKey, null)).toHaveLength(0);
   expect(app.submissions).toHaveLength(0);
 

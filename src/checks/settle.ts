@@ -52,15 +52,18 @@ export function navigationWatch(page: Page): NavigationWatch {
 const DOM_QUIET = `(function (quietMs, maxMs) {
   var state = window.__roteMutations;
   if (!state) {
-    state = window.__roteMutations = { last: performance.now() };
+    state = window.__roteMutations = { last: performance.now(), leaving: false };
     new MutationObserver(function () { state.last = performance.now(); })
       .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    // Fired synchronously when a click or submit starts leaving the document, before any request.
+    window.addEventListener('beforeunload', function () { state.leaving = true; });
   }
   return new Promise(function (resolve) {
     var start = performance.now();
     (function check() {
       var now = performance.now();
-      if (now - state.last >= quietMs || now - start >= maxMs) resolve(true);
+      if (state.leaving) resolve('leaving');
+      else if (now - state.last >= quietMs || now - start >= maxMs) resolve('quiet');
       else setTimeout(check, Math.max(5, quietMs - (now - state.last)));
     })();
   });
@@ -88,11 +91,13 @@ export async function settle(page: Page, commitsBefore: number, options: SettleO
       await page.waitForLoadState('domcontentloaded', { timeout: remaining }).catch(() => {});
       commitsBefore = watch.commitCount;
     }
-    const quiet = await page
-      .evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)})`)
-      .then(() => true)
-      .catch(() => false);
+    const state = await page.evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)})`).catch(() => 'torn-down');
+    if (state === 'leaving') {
+      // The document is being left but the request may not have reached us yet: wait for the commit.
+      await page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: remaining }).catch(() => {});
+      continue;
+    }
     // Quiet, and nothing started meanwhile: settled. A torn-down context means a navigation began.
-    if (quiet && !watch.navigating && watch.commitCount === commitsBefore) return;
+    if (state === 'quiet' && !watch.navigating && watch.commitCount === commitsBefore) return;
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright';
 import { describeAction, parseAction, type Action } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
-import { isDone, type Agent, type AgentUsage, type Observation, type StepKind } from '../agent/agent.js';
+import { isDone, type Agent, type AgentAnswer, type AgentUsage, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { renderTemplate } from '../params/template.js';
@@ -267,12 +267,15 @@ export class RunLoop {
     if (this.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent`);
     const observation = await this.observe();
     this.agentCalls++;
-    const answer = await agent.next(observation);
-    if (answer.usage) {
-      this.usage.modelCalls += answer.usage.modelCalls;
-      this.usage.inputTokens += answer.usage.inputTokens;
-      this.usage.outputTokens += answer.usage.outputTokens;
+    let answer: AgentAnswer;
+    try {
+      answer = await agent.next(observation);
+    } catch (error) {
+      // A failed call still cost something: an agent may put its usage on the error.
+      this.addUsage((error as { usage?: AgentUsage } | undefined)?.usage);
+      throw error;
     }
+    this.addUsage(answer.usage);
     if (isDone(answer)) {
       this.answer = answer.answer;
       context.log(`agent: done${answer.answer ? ` (${answer.answer})` : ''}`);
@@ -356,6 +359,13 @@ export class RunLoop {
     this.links.set(id, { ...this.links.get(id), id, ...change });
   }
 
+  private addUsage(usage: AgentUsage | undefined): void {
+    if (!usage || typeof usage.modelCalls !== 'number') return;
+    this.usage.modelCalls += usage.modelCalls;
+    this.usage.inputTokens += usage.inputTokens;
+    this.usage.outputTokens += usage.outputTokens;
+  }
+
   /** A recorded intent with this run's values in place of its templates. */
   private intentOf(node: TrajectoryNode): string | undefined {
     if (!node.intent) return undefined;
@@ -413,13 +423,16 @@ export class RunLoop {
 
 }
 
-/** Headless Chromium now and then fails a capture on a page that just loaded; one retry settles it. */
+/**
+ * Headless Chromium now and then fails or stalls a capture on a page that is loading; a bounded
+ * wait and one retry after the page has loaded settles it.
+ */
 async function viewportScreenshot(page: Page): Promise<Buffer> {
   try {
-    return await page.screenshot({ caret: 'hide' });
+    return await page.screenshot({ caret: 'hide', timeout: 10_000 });
   } catch {
-    await page.waitForTimeout(100);
-    return page.screenshot({ caret: 'hide' });
+    await page.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => {});
+    return page.screenshot({ caret: 'hide', timeout: 10_000 });
   }
 }
 

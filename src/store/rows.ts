@@ -59,6 +59,10 @@ export interface RunResult {
   cachedSteps: number;
   relocatedSteps: number;
   agentSteps: number;
+  /** Model requests and tokens behind the agent calls; 0 when the agent does not report them. */
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
   error: string | null;
 }
 

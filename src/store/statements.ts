@@ -132,6 +132,9 @@ export function prepareStatements(db: RoteDatabase) {
           'cachedSteps',
           'relocatedSteps',
           'agentSteps',
+          'modelCalls',
+          'inputTokens',
+          'outputTokens',
           'error',
         ]),
       )

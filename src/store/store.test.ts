@@ -40,6 +40,9 @@ const finished = (id: string, over: Partial<RunResult> = {}): RunResult => ({
   cachedSteps: 0,
   relocatedSteps: 0,
   agentSteps: 2,
+  modelCalls: 3,
+  inputTokens: 1200,
+  outputTokens: 80,
   error: null,
   ...over,
 });
@@ -155,7 +158,7 @@ describe('commitRun', () => {
     });
     expect(store.getNode(second.id)).toMatchObject({ parentId: first.id, endsRun: true });
     expect(store.getBlob(sha256(crop))).toEqual(crop);
-    expect(store.listRuns(10)[0]).toMatchObject({ id: runId, status: 'agent', agentSteps: 2, endedAt: 2000 });
+    expect(store.listRuns(10)[0]).toMatchObject({ id: runId, status: 'agent', agentSteps: 2, endedAt: 2000, modelCalls: 3, inputTokens: 1200, outputTokens: 80 });
     expect(store.runSteps(runId).map((s) => [s.idx, s.nodeId])).toEqual([
       [0, first.id],
       [1, second.id],

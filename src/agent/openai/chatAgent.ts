@@ -69,6 +69,8 @@ class ChatAgent implements ModelAgent {
     } catch (error) {
       this.tracker.forget();
       this.conversation = undefined;
+      // The engine adds a failed call's cost to the run from the error's usage.
+      if (typeof error === 'object' && error !== null) Object.assign(error, { usage: usageSince(before, this.budget.usage) });
       throw error;
     }
     if ('done' in answer) {
