@@ -209,7 +209,14 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
   if (clip.x < 0 || clip.y < 0 || clip.x + clip.width > viewport.width || clip.y + clip.height > viewport.height) {
     return { reason: 'the target is partly outside the viewport', actual: undefined, diff: undefined };
   }
-  const { mismatch, actual } = await matchCropStable(env.page, clip, recorded, masks, deadline);
+  let matched: Awaited<ReturnType<typeof matchCropStable>>;
+  try {
+    matched = await matchCropStable(env.page, clip, recorded, masks, deadline);
+  } catch (error) {
+    // A capture that fails (the page is navigating) is a check that did not pass yet, not a crash.
+    return { reason: `the page could not be captured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, actual: undefined, diff: undefined };
+  }
+  const { mismatch, actual } = matched;
   if (!mismatch) return null;
   // New values may render where the recording had none: mask where this run's values show, too.
   if (isUniqueTarget(node.state) && Object.keys(env.params).length > 0) {
