@@ -15,9 +15,13 @@ test('a miss is recorded by the agent and stored as a trajectory', async ({ app,
   expect(rote.store.children(result.taskKey, null)).toHaveLength(1);
 });
 
-test('a hit with new values replays every step from the cache and submits the new values', async ({ app, recordIntake, runIntake }) => {
+test('a hit with new values replays every step from the cache and submits the new values', async ({ app, rote, recordIntake, runIntake }) => {
   const recorded = await recordIntake(first);
   const { result } = await runIntake(second);
+  // The run's steps are stored as recorded, with templates: the values stay out of the store.
+  const stored = JSON.stringify(rote.store.runSteps(result.runId));
+  expect(stored).toContain('{{lastName}}');
+  expect(stored).not.toContain(second.lastName);
   expect(result.status).toBe('replayed');
   expect(result.agentCalls).toBe(0);
   expect(result.steps).toHaveLength(recorded.steps.length);

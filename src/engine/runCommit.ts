@@ -1,3 +1,4 @@
+import type { Action } from '../actions/action.js';
 import type { TaskIdentity } from '../params/taskKey.js';
 import type { BoundParams } from '../params/params.js';
 import type { NewNodeRow, NodeLink, NodeStat } from '../store/rows.js';
@@ -17,6 +18,8 @@ export type RunRecord = {
   view: TrajectoryView;
   /** The node behind each step of the result, by index. */
   stepNodes: readonly string[];
+  /** Each step's action with parameter values as templates, by index: what is stored. */
+  storedActions: readonly Action[];
   stats: readonly NodeStat[];
   links: readonly NodeLink[];
   crops: ReadonlyMap<string, Buffer>;
@@ -62,7 +65,7 @@ export function commitRun(record: RunRecord): void {
           idx: step.index,
           nodeId: nodeId && (keepTrajectory || !view.isNew(nodeId)) ? nodeId : null,
           kind: step.kind,
-          action: step.action,
+          action: record.storedActions[step.index] ?? step.action,
           intent: step.intent ?? null,
           outcome: 'ok' as const,
           reason: null,

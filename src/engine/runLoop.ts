@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright';
-import { describeAction, parseAction, type Action } from '../actions/action.js';
+import { actionPoint, describeAction, parseAction, withPoint, type Action } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
 import { isDone, type Agent, type AgentAnswer, type AgentUsage, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
@@ -56,6 +56,8 @@ export class RunLoop {
   private readonly env: CheckEnvironment;
   private readonly steps: StepResult[] = [];
   private readonly stepNodes: string[] = [];
+  /** Each step's action with templates in place of parameter values: what logs and the store get. */
+  private readonly storedActions: Action[] = [];
   private readonly divergences: Divergence[] = [];
   private readonly crops = new Map<string, Buffer>();
   private readonly stats: NodeStat[] = [];
@@ -121,6 +123,7 @@ export class RunLoop {
         result,
         view: this.view,
         stepNodes: this.stepNodes,
+        storedActions: this.storedActions,
         stats: this.stats,
         links: [...this.links.values()],
         crops: this.crops,
@@ -246,8 +249,11 @@ export class RunLoop {
     if (!checked.alreadyDone) await performAction(page, checked.action, checked.typeMode);
     await settle(page, commits, { timeoutMs: Math.max(0, context.deadline - Date.now()) });
     const intent = this.intentOf(checked.node);
-    context.log(`${checked.kind} ${describeAction(checked.action)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${intent ? ` - ${intent}` : ''}`);
-    this.pushStep(checked.kind, checked.action, intent, started, checkMs, checked.node.id);
+    // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.
+    const point = actionPoint(checked.action);
+    const stored = point ? withPoint(checked.node.action, point) : checked.node.action;
+    context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${intent ? ` - ${intent}` : ''}`);
+    this.pushStep(checked.kind, checked.action, stored, intent, started, checkMs, checked.node.id);
     this.stats.push({ id: checked.node.id, hit: true, usedAt: Date.now(), succeeded: true });
     this.position = checked.node.id;
     this.visited.add(checked.node.id);
@@ -316,8 +322,8 @@ export class RunLoop {
     const existing = this.view.children(this.position).find((node) => sameStep(node, step.node));
     const node = existing ?? step.node;
     if (!existing) this.view.add(step.node);
-    context.log(`agent ${describeAction(action)}${intent ? ` - ${intent}` : ''}`);
-    this.pushStep('agent', action, intent, started, 0, node.id);
+    context.log(`agent ${describeAction(step.node.action)}${intent ? ` - ${intent}` : ''}`);
+    this.pushStep('agent', action, step.node.action, intent, started, 0, node.id);
     this.position = node.id;
     this.visited.add(node.id);
     this.resumeAt = undefined;
@@ -380,7 +386,8 @@ export class RunLoop {
     if (this.steps.length >= this.input.limits.maxSteps) throw new RoteError('agent', `the step budget of ${this.input.limits.maxSteps} steps is spent`);
   }
 
-  private pushStep(kind: StepKind, action: Action, intent: string | undefined, started: number, checkMs: number, nodeId: string): void {
+  private pushStep(kind: StepKind, action: Action, stored: Action, intent: string | undefined, started: number, checkMs: number, nodeId: string): void {
+    this.storedActions.push(stored);
     const step: StepResult = { index: this.steps.length, kind, action, durationMs: Date.now() - started, checkMs };
     if (intent) step.intent = intent;
     this.steps.push(step);
