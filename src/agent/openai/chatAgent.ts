@@ -6,7 +6,7 @@
  */
 import type { Action } from '../../actions/action.js';
 import { RoteError } from '../../errors/roteError.js';
-import type { AgentAnswer, AgentUsage, Observation } from '../agent.js';
+import type { AgentAnswer, Observation } from '../agent.js';
 import { validChatOptions, type ChatCompletionsAgentOptions, type ValidChatOptions } from './agentOptions.js';
 import { chatTools, readToolCall } from './chatTools.js';
 import type { ModelAgent } from './computerAgent.js';
@@ -14,7 +14,8 @@ import { screenshotScale, type Scale } from './computerActions.js';
 import type { ChatMessage, ChatTool, ChatTurn, ModelClient } from './modelTypes.js';
 import { openaiModelClient } from './openaiClient.js';
 import { CHAT_INSTRUCTIONS, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
-import { modelWords, RunBudget, RunTracker, usageSince } from './runState.js';
+import { ConversationAgent } from './conversationAgent.js';
+import { modelWords } from './runState.js';
 
 const CALLER = 'chatCompletionsAgent';
 
@@ -38,51 +39,19 @@ export function chatCompletionsAgent(options: ChatCompletionsAgentOptions): Mode
   return new ChatAgent(client, valid);
 }
 
-class ChatAgent implements ModelAgent {
+class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
   readonly name: string;
   private readonly tools: ChatTool[] = chatTools();
-  private readonly tracker = new RunTracker();
-  private readonly budget: RunBudget;
-  private conversation: Conversation | undefined;
 
   constructor(
     private readonly client: ModelClient,
     private readonly options: ValidChatOptions,
   ) {
+    super(CALLER, { maxModelCalls: options.maxModelCalls, maxTokens: options.maxTokens }, client);
     this.name = `chat completions (${options.model})`;
-    this.budget = new RunBudget(CALLER, { maxModelCalls: options.maxModelCalls, maxTokens: options.maxTokens }, () => client.requests);
   }
 
-  get usage(): AgentUsage {
-    return this.budget.usage;
-  }
-
-  async next(observation: Observation): Promise<AgentAnswer> {
-    if (!this.tracker.continues(observation)) {
-      this.conversation = undefined;
-      this.budget.reset();
-    }
-    const before = this.budget.usage;
-    let answer: AgentAnswer;
-    try {
-      answer = await this.answer(observation);
-    } catch (error) {
-      this.tracker.forget();
-      this.conversation = undefined;
-      // The engine adds a failed call's cost to the run from the error's usage.
-      if (typeof error === 'object' && error !== null) Object.assign(error, { usage: usageSince(before, this.budget.usage) });
-      throw error;
-    }
-    if ('done' in answer) {
-      this.tracker.forget();
-      this.conversation = undefined;
-    } else {
-      this.tracker.remember(observation, answer.actions.length);
-    }
-    return { ...answer, usage: usageSince(before, this.budget.usage) };
-  }
-
-  private async answer(observation: Observation): Promise<AgentAnswer> {
+  protected async answer(observation: Observation): Promise<AgentAnswer> {
     const { scale } = screenshotScale(observation.screenshot, observation.viewport);
     let conversation = this.conversation;
     if (!conversation) {

@@ -12,7 +12,8 @@ import { fromComputerAction, screenshotScale, type Scale } from './computerActio
 import type { ComputerInput, ComputerTurn, ModelClient, SafetyCheck } from './modelTypes.js';
 import { openaiModelClient } from './openaiClient.js';
 import { COMPUTER_INSTRUCTIONS, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
-import { modelWords, RunBudget, RunTracker, usageSince } from './runState.js';
+import { ConversationAgent } from './conversationAgent.js';
+import { modelWords } from './runState.js';
 
 const CALLER = 'openaiComputerAgent';
 /** Screenshot-only turns in a row before the model counts as stuck. */
@@ -43,50 +44,18 @@ export function openaiComputerAgent(options: OpenAIComputerAgentOptions): ModelA
   return new ComputerAgent(client, valid);
 }
 
-class ComputerAgent implements ModelAgent {
+class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgent {
   readonly name: string;
-  private readonly tracker = new RunTracker();
-  private readonly budget: RunBudget;
-  private conversation: Conversation | undefined;
 
   constructor(
     private readonly client: ModelClient,
     private readonly options: ValidComputerOptions,
   ) {
+    super(CALLER, { maxModelCalls: options.maxModelCalls, maxTokens: options.maxTokens }, client);
     this.name = `openai computer-use (${options.model}, ${options.toolForm === 'preview' ? 'computer_use_preview tool' : 'computer tool'})`;
-    this.budget = new RunBudget(CALLER, { maxModelCalls: options.maxModelCalls, maxTokens: options.maxTokens }, () => client.requests);
   }
 
-  get usage(): AgentUsage {
-    return this.budget.usage;
-  }
-
-  async next(observation: Observation): Promise<AgentAnswer> {
-    if (!this.tracker.continues(observation)) {
-      this.conversation = undefined;
-      this.budget.reset();
-    }
-    const before = this.budget.usage;
-    let answer: AgentAnswer;
-    try {
-      answer = await this.answer(observation);
-    } catch (error) {
-      this.tracker.forget();
-      this.conversation = undefined;
-      // The engine adds a failed call's cost to the run from the error's usage.
-      if (typeof error === 'object' && error !== null) Object.assign(error, { usage: usageSince(before, this.budget.usage) });
-      throw error;
-    }
-    if ('done' in answer) {
-      this.tracker.forget();
-      this.conversation = undefined;
-    } else {
-      this.tracker.remember(observation, answer.actions.length);
-    }
-    return { ...answer, usage: usageSince(before, this.budget.usage) };
-  }
-
-  private async answer(observation: Observation): Promise<AgentAnswer> {
+  protected async answer(observation: Observation): Promise<AgentAnswer> {
     const { scale, display } = screenshotScale(observation.screenshot, observation.viewport);
     const conversation = this.conversation ?? { previousResponseId: undefined, pending: [], historyLength: 0, answered: 0 };
     let input: ComputerInput[];
