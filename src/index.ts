@@ -7,6 +7,8 @@ export { RoteError, type RoteErrorCode } from './errors/roteError.js';
 export { launchBrowser, CHROMIUM_ARGS, type LaunchBrowserOptions } from './browser/launch.js';
 export { findChromium } from './browser/findChromium.js';
 export { scriptedAgent } from './agent/scriptedAgent.js';
+export { secret, type Secret } from './params/secret.js';
+export type { ParamValue, ParamsInput } from './params/params.js';
 export { openaiComputerAgent, type ModelAgent } from './agent/openai/computerAgent.js';
 export { chatCompletionsAgent } from './agent/openai/chatAgent.js';
 export type { OpenAIComputerAgentOptions, ChatCompletionsAgentOptions, ModelAgentOptions } from './agent/openai/agentOptions.js';

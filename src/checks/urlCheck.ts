@@ -1,4 +1,5 @@
 import type { BoundParams } from '../params/params.js';
+import { hideSecrets } from '../params/template.js';
 
 const PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
@@ -41,7 +42,8 @@ export function templatedUrl(url: string, params: BoundParams): string {
     .map((segment) => template(segment, decode(segment)))
     .join('/');
   const query = [...parsed.searchParams.entries()].map(([key, value]) => `${encodeURIComponent(key)}=${template(encodeURIComponent(value), value)}`);
-  return `${parsed.origin}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  // A secret standing anywhere in it (not only as a whole part) is never kept.
+  return hideSecrets(`${parsed.origin}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, params).template;
 }
 
 function partMatches(recorded: string, current: string, params: BoundParams): boolean {

@@ -1,5 +1,6 @@
 import type { Dialog, Page } from 'playwright';
 import type { BoundParams } from '../params/params.js';
+import { redactSecrets } from '../params/secret.js';
 import { renderTemplate, templatize } from '../params/template.js';
 
 /** A native dialog a step raised: its type, its message (with parameter values as templates), and the answer. */
@@ -55,7 +56,7 @@ export class DialogGuard {
         await (known.accepted ? dialog.accept() : dialog.dismiss());
         return;
       }
-      this.unexpected.push(`${type} "${message.slice(0, 120)}"`);
+      this.unexpected.push(`${type} "${redactSecrets(message, this.params).slice(0, 120)}"`);
       await dialog.dismiss();
     } catch {
       // The page closed while the dialog was open: nothing left to answer.

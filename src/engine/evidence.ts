@@ -3,6 +3,7 @@ import type { TypeMode } from '../actions/perform.js';
 import type { Fingerprint, Target } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
+import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { focusedTarget, targetAt } from '../checks/target.js';
 import { countMatching } from '../checks/uniqueness.js';
 import { templatedUrl } from '../checks/urlCheck.js';
@@ -80,8 +81,12 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   const area = unique ? target.box : { ...target.box, x: 0, width: viewport.width };
   const rect = cropRectFor(area, point, viewport);
   if (!rect) return { url, target, fingerprint: target.fingerprint, box: target.box, crop: null, cropRect: null, masks: [], state };
-  const crop = await screenshotCrop(page, rect);
+  // Password fields and shown secrets are painted over before the crop is kept, and masked in
+  // every comparison, so a replay (whose live crop shows them) compares the same way.
+  const hidden = await secretRegions(page, params, rect);
+  const crop = await paintBoxes(await screenshotCrop(page, rect), hidden);
   const masks = unique ? await paramRegions(page, Object.values(params), rect) : [];
+  masks.push(...hidden);
   // What a text field or select shows is data (this record's phone number), not the control: mask its inside.
   if (target.showsValue) masks.push(insideOf(target.box, rect));
   const cropRect = { x: rect.x - target.box.x, y: rect.y - target.box.y, width: rect.width, height: rect.height };

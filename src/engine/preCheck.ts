@@ -8,6 +8,7 @@ import { showsValueNow } from '../checks/shownValues.js';
 import { locateUnique } from '../checks/uniqueness.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { matchCropStable, compareCrops } from '../checks/visual.js';
+import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import type { BoundParams } from '../params/params.js';
 import { renderTemplate } from '../params/template.js';
 import { asBoolean, fold } from '../params/fold.js';
@@ -175,7 +176,8 @@ function unusedChangedParam(env: CheckEnvironment, node: TrajectoryNode): string
   const watched = new Set(node.state.watchedAhead ?? []);
   for (const name of Object.keys(env.params)) {
     if (env.usedSoFar.has(name) || ahead.has(name) || watched.has(name)) continue;
-    if (node.state.valueHashes?.[name] !== env.valueHashes[name]) return name;
+    // A secret is never hashed (env.valueHashes has none): unused, it always counts as changed.
+    if (env.valueHashes[name] === undefined || node.state.valueHashes?.[name] !== env.valueHashes[name]) return name;
   }
   return undefined;
 }
@@ -223,5 +225,7 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
     const extra = await paramRegions(env.page, Object.values(env.params), clip);
     if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return null;
   }
-  return mismatch;
+  // The live crop goes into the divergence, so it is shown to the caller: paint over secrets as a recorded crop is.
+  const hidden = await secretRegions(env.page, env.params, clip);
+  return hidden.length > 0 ? { ...mismatch, actual: await paintBoxes(mismatch.actual, hidden) } : mismatch;
 }

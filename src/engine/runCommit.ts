@@ -144,7 +144,8 @@ function noteParamsAhead(record: RunRecord): void {
     node.state.ahead = [...ahead].sort();
     node.state.watchedAhead = [...watchedAhead].sort();
     const unused = Object.keys(record.params).filter((name) => !ahead.has(name));
-    node.state.valueHashes = Object.fromEntries(unused.map((name) => [name, record.valueHashes[name]!]));
+    // Secrets have no hash (never hashed, never stored): an unused secret always counts as changed.
+    node.state.valueHashes = Object.fromEntries(unused.flatMap((name) => (record.valueHashes[name] === undefined ? [] : [[name, record.valueHashes[name]]])));
   }
 }
 

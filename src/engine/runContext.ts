@@ -8,6 +8,8 @@ export class RunContext {
   readonly startedAt = Date.now();
   readonly deadline: number;
   private readonly lines: string[] = [];
+  /** Applied to every logged line: the run sets it to hide secret values. */
+  redact: (line: string) => string = (line) => line;
 
   constructor(
     readonly apiName: string,
@@ -18,7 +20,7 @@ export class RunContext {
   }
 
   log(line: string): void {
-    this.lines.push(`  - ${line}`);
+    this.lines.push(`  - ${this.redact(line)}`);
   }
 
   get callLog(): string {

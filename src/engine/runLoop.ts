@@ -5,7 +5,9 @@ import { performAction } from '../actions/perform.js';
 import { isDone, type Agent, type AgentAnswer, type AgentUsage, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
-import { renderTemplate } from '../params/template.js';
+import { renderForDisplay, renderKnown } from '../params/template.js';
+import { maskedParams, redactSecrets, secretNames } from '../params/secret.js';
+import { maskScreenshot } from '../checks/secretMask.js';
 import { RoteError } from '../errors/roteError.js';
 import type { BoundParams } from '../params/params.js';
 import type { TaskIdentity } from '../params/taskKey.js';
@@ -82,7 +84,14 @@ export class RunLoop {
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
-    this.valueHashes = Object.fromEntries(Object.entries(input.params).map(([name, value]) => [name, valueHash(input.identity.key, name, value)]));
+    // Secrets are never hashed: a hash of a short password is as good as the password.
+    const secrets = secretNames(input.params);
+    this.valueHashes = Object.fromEntries(
+      Object.entries(input.params)
+        .filter(([name]) => !secrets.has(name))
+        .map(([name, value]) => [name, valueHash(input.identity.key, name, value)]),
+    );
+    input.context.redact = (line) => redactSecrets(line, input.params);
     this.env = {
       page: input.page,
       params: input.params,
@@ -253,7 +262,7 @@ export class RunLoop {
     const point = actionPoint(checked.action);
     const stored = point ? withPoint(checked.node.action, point) : checked.node.action;
     context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${intent ? ` - ${intent}` : ''}`);
-    this.pushStep(checked.kind, checked.action, stored, intent, started, checkMs, checked.node.id);
+    this.pushStep(checked.kind, this.redactAction(checked.action), stored, intent, started, checkMs, checked.node.id);
     this.stats.push({ id: checked.node.id, hit: true, usedAt: Date.now(), succeeded: true });
     this.position = checked.node.id;
     this.visited.add(checked.node.id);
@@ -310,8 +319,11 @@ export class RunLoop {
     return { kind: 'followed', rejoinFrom };
   }
 
-  private async performAgentAction(action: Action, intent: string | undefined): Promise<TrajectoryNode> {
+  private async performAgentAction(agentAction: Action, agentIntent: string | undefined): Promise<TrajectoryNode> {
     const { page, params, context, identity } = this.input;
+    // The agent never sees a secret; it types `{{password}}`, which is bound here before acting.
+    const action = this.bindAgentAction(agentAction);
+    const intent = agentIntent === undefined ? undefined : redactSecrets(agentIntent, params);
     this.guardSteps();
     const started = Date.now();
     this.dialogs.beginStep('record');
@@ -323,7 +335,7 @@ export class RunLoop {
     const node = existing ?? step.node;
     if (!existing) this.view.add(step.node);
     context.log(`agent ${describeAction(step.node.action)}${intent ? ` - ${intent}` : ''}`);
-    this.pushStep('agent', action, step.node.action, intent, started, 0, node.id);
+    this.pushStep('agent', this.redactAction(action), step.node.action, intent, started, 0, node.id);
     this.position = node.id;
     this.visited.add(node.id);
     this.resumeAt = undefined;
@@ -337,8 +349,8 @@ export class RunLoop {
     const last = this.divergences.at(-1);
     const observation: Observation = {
       task,
-      params: { ...params },
-      screenshot: await viewportScreenshot(page),
+      params: maskedParams(params),
+      screenshot: await maskScreenshot(page, await viewportScreenshot(page), params, viewport),
       url: page.url(),
       viewport,
       history: this.steps.map((step) => ({ action: step.action, kind: step.kind, ...(step.intent ? { intent: step.intent } : {}) })),
@@ -376,10 +388,27 @@ export class RunLoop {
   private intentOf(node: TrajectoryNode): string | undefined {
     if (!node.intent) return undefined;
     try {
-      return renderTemplate(node.intent, this.input.params);
+      return renderForDisplay(node.intent, this.input.params);
     } catch {
       return node.intent;
     }
+  }
+
+  /** Placeholders of known parameters in the agent's typed text or URL, rendered with the bound values. */
+  private bindAgentAction(action: Action): Action {
+    const { params } = this.input;
+    if (action.type === 'type') return { ...action, text: renderKnown(action.text, params) };
+    if (action.type === 'goto') return { ...action, url: renderKnown(action.url, params) };
+    return action;
+  }
+
+  /** An action as results and observations show it: secret values as the mask. */
+  private redactAction(action: Action): Action {
+    const { params } = this.input;
+    if (secretNames(params).size === 0) return action;
+    if (action.type === 'type') return { ...action, text: redactSecrets(action.text, params) };
+    if (action.type === 'goto') return { ...action, url: redactSecrets(action.url, params) };
+    return action;
   }
 
   private guardSteps(): void {
@@ -425,6 +454,22 @@ export class RunLoop {
     };
     if (this.answer !== undefined) result.answer = this.answer;
     if (error) result.error = `${error}\nSteps that ran:\n${this.input.context.callLog || '  (none)'}`;
+    return this.redactResult(result);
+  }
+
+  /** Secret values never leave the run: not in its result, nor in what is stored from it. */
+  private redactResult(result: RunResult): RunResult {
+    const { params } = this.input;
+    if (secretNames(params).size === 0) return result;
+    const redact = (text: string) => redactSecrets(text, params);
+    result.task = redact(result.task);
+    if (result.answer !== undefined) result.answer = redact(result.answer);
+    if (result.error !== undefined) result.error = redact(result.error);
+    for (const divergence of result.divergences) {
+      divergence.reason = redact(divergence.reason);
+      if (divergence.intent !== undefined) divergence.intent = redact(divergence.intent);
+    }
+    for (const step of result.steps) if (step.intent !== undefined) step.intent = redact(step.intent);
     return result;
   }
 

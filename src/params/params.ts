@@ -1,9 +1,13 @@
 import { RoteError } from '../errors/roteError.js';
+import { isSecret, markSecretNames, revealSecret, type Secret } from './secret.js';
 
 /** What a caller may pass as a parameter value. */
-export type ParamValue = string | number | boolean;
+export type ParamValue = string | number | boolean | Secret;
 export type ParamsInput = Record<string, ParamValue>;
-/** Parameters bound for a run: every value rendered as the text it puts on the page. */
+/**
+ * Parameters bound for a run: every value rendered as the text it puts on the page. Secret values
+ * are plain here (they are typed); which names are secret is known by `secretNames(params)`.
+ */
 export type BoundParams = Readonly<Record<string, string>>;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -18,12 +22,19 @@ export function bindParams(input: unknown, where: string): BoundParams {
     throw new RoteError('invalid-argument', `${where}: params must be an object of name -> string | number | boolean, got ${describe(input)}`);
   }
   const bound: Record<string, string> = {};
+  const secrets = new Set<string>();
   for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
     if (!NAME.test(name)) {
       throw new RoteError('invalid-argument', `${where}: parameter name ${JSON.stringify(name)} is not valid; expected letters, digits and _ (not starting with a digit)`);
     }
-    bound[name] = renderValue(name, value, where);
+    if (isSecret(value)) {
+      secrets.add(name);
+      bound[name] = revealSecret(value);
+    } else {
+      bound[name] = renderValue(name, value, where);
+    }
   }
+  markSecretNames(bound, secrets);
   return bound;
 }
 

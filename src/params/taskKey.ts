@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RoteError } from '../errors/roteError.js';
 import type { BoundParams } from './params.js';
-import { isTemplate, missingNames, templatize } from './template.js';
+import { hideSecrets, isTemplate, missingNames, templatize } from './template.js';
 import { normalizeUrl } from './url.js';
 
 export type TaskIdentity = { key: string; template: string; tags: string[]; startUrl: string };
@@ -21,7 +21,8 @@ export function taskIdentity(task: string, params: BoundParams, tags: readonly s
         `${where}: the task names ${missing.map((name) => `{{${name}}}`).join(', ')}, but params has no ${missing.join(', ')} (given: ${Object.keys(params).join(', ') || 'none'})`,
       );
     }
-    template = task;
+    // A secret value in the task text is never part of the key (nor stored with the task).
+    template = hideSecrets(task, params).template;
   } else {
     template = templatize(task, params).template;
   }

@@ -1,0 +1,86 @@
+import { inspect } from 'node:util';
+
+/** What a secret shows wherever it would otherwise be seen: observations, logs, results. */
+export const SECRET_MASK = '********';
+
+const values = new WeakMap<Secret, string>();
+
+/**
+ * A parameter value that must never be written anywhere: pass `secret('hunter2')` as a param.
+ * The value is held outside the object, so printing, spreading or JSON-encoding it shows only
+ * the mask.
+ */
+export class Secret {
+  private constructor() {}
+
+  /** @internal */
+  static wrap(value: string): Secret {
+    const wrapped = new Secret();
+    values.set(wrapped, value);
+    Object.freeze(wrapped);
+    return wrapped;
+  }
+
+  toString(): string {
+    return SECRET_MASK;
+  }
+
+  toJSON(): string {
+    return SECRET_MASK;
+  }
+
+  [inspect.custom](): string {
+    return `Secret(${SECRET_MASK})`;
+  }
+}
+
+/** Marks a parameter value as secret: `params: { password: secret('hunter2') }`. */
+export function secret(value: string): Secret {
+  if (typeof value !== 'string') throw new TypeError(`secret(value): value must be a string, got ${value === null ? 'null' : typeof value}`);
+  return Secret.wrap(value);
+}
+
+export function isSecret(value: unknown): value is Secret {
+  return value instanceof Secret && values.has(value);
+}
+
+/** The plain value of a secret, for acting on the page only. */
+export function revealSecret(value: Secret): string {
+  return values.get(value)!;
+}
+
+/**
+ * The names of the secret parameters of a bound parameter object. Bound params stay a plain
+ * record of strings; which of them are secret travels with the object itself (set by
+ * bindParams), so every templating and logging path sees it without a new argument.
+ */
+const secretNamesByParams = new WeakMap<object, ReadonlySet<string>>();
+
+export function markSecretNames(params: object, names: ReadonlySet<string>): void {
+  if (names.size > 0) secretNamesByParams.set(params, names);
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+export function secretNames(params: object): ReadonlySet<string> {
+  return secretNamesByParams.get(params) ?? NONE;
+}
+
+/** The non-empty values of the secret parameters, longest first. */
+export function secretValues(params: Readonly<Record<string, string>>): string[] {
+  const names = secretNames(params);
+  return [...new Set([...names].map((name) => params[name] ?? '').filter((value) => value !== ''))].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every secret value shown as the mask: for logs, errors, results and reasons. */
+export function redactSecrets(text: string, params: Readonly<Record<string, string>>): string {
+  let out = text;
+  for (const value of secretValues(params)) out = out.split(value).join(SECRET_MASK);
+  return out;
+}
+
+/** The params as an agent may see them: secrets shown as the mask. */
+export function maskedParams(params: Readonly<Record<string, string>>): Record<string, string> {
+  const names = secretNames(params);
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, names.has(name) ? SECRET_MASK : value]));
+}
