@@ -16,28 +16,16 @@ import { submissionProblems } from '../src/demo/patients.js';
 import type { RunOptions } from '../src/engine/runOptions.js';
 import type { RunResult } from '../src/engine/runResult.js';
 import { Rote } from '../src/rote.js';
-import { DEMO_PATIENTS, INTAKE_TASK, expect, test as base } from './fixtures.js';
+import { DEMO_PATIENTS, INTAKE_TASK, expect } from './fixtures.js';
 import { domBrain } from './support/domBrain.js';
-import { apiError, requestTimeline, startFakeOpenAI, textOf, type FakeOpenAI, type FakeSafetyCheck } from './support/fakeOpenAI.js';
-import { OutputCapture } from './support/outputCapture.js';
+import { apiError, textOf, type FakeOpenAI, type FakeSafetyCheck } from './support/fakeOpenAI.js';
+import { testWithFakeModel } from './support/fakeModelTest.js';
 
 const KEY = 'sk-rote-test-7d41c9e2b8a6f3051e9d';
 const [first, second] = DEMO_PATIENTS as [(typeof DEMO_PATIENTS)[0], (typeof DEMO_PATIENTS)[1]];
 
-const test = base.extend<{ fake: FakeOpenAI; output: OutputCapture }>({
-  fake: async ({}, use, testInfo) => {
-    const fake = await startFakeOpenAI({ apiKey: KEY });
-    await use(fake);
-    await fake.close();
-    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('model requests', { body: requestTimeline(fake), contentType: 'text/plain' });
-  },
-  output: async ({}, use) => {
-    const capture = new OutputCapture();
-    await use(capture);
-    // Also after a timeout, when the test's own code never got to stop it.
-    capture.stop();
-  },
-});
+const test = testWithFakeModel(KEY);
+
 
 function computerAgent(fake: FakeOpenAI, options: Partial<OpenAIComputerAgentOptions> = {}) {
   return openaiComputerAgent({ model: 'computer-use-preview', apiKey: KEY, baseURL: fake.baseURL, ...options });

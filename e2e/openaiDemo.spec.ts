@@ -8,26 +8,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoCommand } from '../src/cli/demoCommand.js';
-import { expect, test as base } from './fixtures.js';
-import { requestTimeline, startFakeOpenAI, textOf, type FakeOpenAI } from './support/fakeOpenAI.js';
+import { expect } from './fixtures.js';
+import { textOf } from './support/fakeOpenAI.js';
 import { plannerBrain, readIntakeLayout } from './support/intakePlanner.js';
-import { OutputCapture } from './support/outputCapture.js';
+import { testWithFakeModel } from './support/fakeModelTest.js';
 
 const KEY = 'sk-rote-test-0c5e8f1a9b3d7e2c4a6f';
 
-const test = base.extend<{ fake: FakeOpenAI; output: OutputCapture }>({
-  fake: async ({}, use, testInfo) => {
-    const fake = await startFakeOpenAI({ apiKey: KEY });
-    await use(fake);
-    await fake.close();
-    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('model requests', { body: requestTimeline(fake), contentType: 'text/plain' });
-  },
-  output: async ({}, use) => {
-    const capture = new OutputCapture();
-    await use(capture);
-    capture.stop();
-  },
-});
+const test = testWithFakeModel(KEY);
+
 
 type Body = Record<string, unknown>;
 const userTexts = (body: Body) => ((body.input ?? []) as Body[]).filter((item) => item.role === 'user').map((item) => textOf(item.content));
