@@ -14,10 +14,6 @@ export function contains(box: Box, point: Point): boolean {
   return point.x >= box.x && point.x < box.x + box.width && point.y >= box.y && point.y < box.y + box.height;
 }
 
-export function translate(box: Box, dx: number, dy: number): Box {
-  return { ...box, x: box.x + dx, y: box.y + dy };
-}
-
 /** Whole CSS pixels, so crops taken at record and replay time have the same size. */
 export function roundBox(box: Box): Box {
   const x = Math.floor(box.x);

@@ -96,3 +96,16 @@ export async function matchCropStable(
   }
   return { mismatch, actual, shots };
 }
+
+/**
+ * Headless Chromium now and then fails or stalls a capture on a page that is loading; a bounded
+ * wait and one retry after the page has loaded settles it.
+ */
+export async function viewportScreenshot(page: Page): Promise<Buffer> {
+  try {
+    return await page.screenshot({ caret: 'hide', timeout: 10_000 });
+  } catch {
+    await page.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => {});
+    return page.screenshot({ caret: 'hide', timeout: 10_000 });
+  }
+}

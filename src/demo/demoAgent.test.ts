@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright';
 import { performAction } from '../actions/perform.js';
 import { launchBrowser } from '../browser/launch.js';
 import { navigationWatch, settle } from '../checks/settle.js';
+import { viewportScreenshot } from '../checks/visual.js';
 import { parseAction, type Action } from '../actions/action.js';
 import { isDone, type AgentAnswer, type Observation } from '../agent/agent.js';
 import { startIntakeApp, type IntakeApp } from './app/server.js';
@@ -61,7 +62,7 @@ async function drive(page: Page, agentParams: Record<string, string>): Promise<{
     const observation: Observation = {
       task: 'Register the patient',
       params: agentParams,
-      screenshot: await page.screenshot(),
+      screenshot: await viewportScreenshot(page),
       url: page.url(),
       viewport: VIEWPORT,
       history,

@@ -55,7 +55,8 @@ export function commitRun(record: RunRecord): void {
     newNodes: newNodes.map((node) => toRow(node, now)),
     blobs: [...record.crops].filter(([hash]) => usedCrops.has(hash)).map(([hash, bytes]) => ({ hash, bytes })),
     nodeStats: record.stats.filter((stat) => !view.isNew(stat.id)),
-    nodeLinks: keepTrajectory || (result.status !== 'failed' && result.status !== 'diverged') ? [...record.links] : [],
+    // Links change stored nodes: only a run that ended well may make them.
+    nodeLinks: result.status !== 'failed' && result.status !== 'diverged' ? [...record.links] : [],
     run: runRow(record, now, result.error ?? null),
     steps: [
       ...result.steps.map((step) => {

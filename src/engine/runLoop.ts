@@ -4,6 +4,7 @@ import { actionPoint, describeAction, parseAction, withPoint, type Action } from
 import { performAction } from '../actions/perform.js';
 import { isDone, type Agent, type AgentAnswer, type AgentUsage, type Observation, type StepKind } from '../agent/agent.js';
 import { navigationWatch, settle } from '../checks/settle.js';
+import { viewportScreenshot } from '../checks/visual.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { renderForDisplay, renderKnown } from '../params/template.js';
 import { maskedParams, redactSecrets, secretNames } from '../params/secret.js';
@@ -473,19 +474,6 @@ export class RunLoop {
     return result;
   }
 
-}
-
-/**
- * Headless Chromium now and then fails or stalls a capture on a page that is loading; a bounded
- * wait and one retry after the page has loaded settles it.
- */
-async function viewportScreenshot(page: Page): Promise<Buffer> {
-  try {
-    return await page.screenshot({ caret: 'hide', timeout: 10_000 });
-  } catch {
-    await page.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => {});
-    return page.screenshot({ caret: 'hide', timeout: 10_000 });
-  }
 }
 
 function parseAgentAction(raw: unknown): Action {

@@ -12,6 +12,7 @@ export const ROOT_ID = 'root';
 export class TrajectoryView {
   private readonly stored = new Map<string, TrajectoryNode[]>();
   private readonly added: TrajectoryNode[] = [];
+  private readonly addedIds = new Set<string>();
   private readonly byId = new Map<string, TrajectoryNode>();
 
   constructor(
@@ -52,11 +53,12 @@ export class TrajectoryView {
 
   add(node: TrajectoryNode): void {
     this.added.push(node);
+    this.addedIds.add(node.id);
     this.byId.set(node.id, node);
   }
 
   isNew(id: string): boolean {
-    return this.added.some((node) => node.id === id);
+    return this.addedIds.has(id);
   }
 
   get newNodes(): readonly TrajectoryNode[] {
