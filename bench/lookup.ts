@@ -50,7 +50,7 @@ export function measureLookup(trajectories: number, steps: number, lookups: numb
           });
           parentId = id;
         }
-        batch.push({ task: { id: key, taskTemplate: `Task ${index} {{name}}`, tags: [], startUrl: 'http://127.0.0.1:1/app', paramNames: [], createdAt: now, updatedAt: now }, nodes: trajectory });
+        batch.push({ task: { id: key, taskTemplate: `Task ${index} {{name}}`, tags: [], startUrl: 'http://127.0.0.1:1/app', paramNames: [], paramSchema: null, createdAt: now, updatedAt: now }, nodes: trajectory });
       }
       store.importTrajectories(batch);
     }

@@ -21,7 +21,7 @@ test('a recorded trajectory using a parameter that was not given fails before an
   const { notes: _notes, ...withoutNotes } = DEMO_PATIENTS[1]!;
   const page = await openForm();
   const error = await rote.run(page, { task: INTAKE_TASK, params: withoutNotes }).catch((e: unknown) => e);
-  expect((error as Error).message).toContain('the recorded trajectory uses {{notes}}, but params has no notes');
+  expect((error as Error).message).toContain('params.notes is required: the recorded trajectory types or chooses {{notes}}');
   expect(await page.locator('input[name=first_name]').inputValue()).toBe('');
   expect(app.submissions).toHaveLength(0);
 });
@@ -29,7 +29,7 @@ test('a recorded trajectory using a parameter that was not given fails before an
 test('a parameter of the wrong type is named with its value and what was expected', async ({ rote, openForm }) => {
   const page = await openForm();
   const error = await rote.run(page, { task: INTAKE_TASK, params: { firstName: 'Ada', lastName: 'Lovelace', dob: new Date(0) as never } }).catch((e: unknown) => e);
-  expect((error as Error).message).toBe(`rote.run("${INTAKE_TASK}"): params.dob must be a string, number or boolean, got a Date (pass it as a string, e.g. "1990-04-01")`);
+  expect((error as Error).message).toBe(`rote.run("${INTAKE_TASK}"): params.dob must be a string, number or boolean (declare it with param.date() to pass a Date), got a Date (1970-01-01T00:00:00.000Z)`);
   const badMode = await rote.run(page, { task: INTAKE_TASK, mode: 'fast' as never }).catch((e: unknown) => e);
   expect((badMode as Error).message).toMatch(/^rote\.run\(".*"\): options\.mode .*"auto".*, got "fast"$/);
   expect(rote.store.listRuns(5)).toHaveLength(0);

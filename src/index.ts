@@ -4,11 +4,15 @@ export type { RunResult, RunStatus, RunMode, StepResult, Divergence } from './en
 export type { Agent, AgentAnswer, AgentDecision, AgentDone, AgentUsage, Observation, StepKind } from './agent/agent.js';
 export { actionSchema, parseAction, describeAction, type Action, type ActionType } from './actions/action.js';
 export { RoteError, type RoteErrorCode } from './errors/roteError.js';
+export type { Check, CheckContext } from './checks/customCheck.js';
+export { DEFAULT_SIMILARITY_THRESHOLD } from './checks/customCheck.js';
+export type { ToolFunction, ToolContext, ToolOptions, ToolInfo } from './tools/toolRegistry.js';
 export { launchBrowser, CHROMIUM_ARGS, type LaunchBrowserOptions } from './browser/launch.js';
 export { findChromium } from './browser/findChromium.js';
 export { scriptedAgent } from './agent/scriptedAgent.js';
 export { secret, type Secret } from './params/secret.js';
 export type { ParamValue, ParamsInput } from './params/params.js';
+export { param, ParamType, type ParamKind, type ParamSpec, type ParamSchemaEntry, type ParamSchemaInput } from './params/paramType.js';
 export { openaiComputerAgent, type ModelAgent } from './agent/openai/computerAgent.js';
 export { chatCompletionsAgent } from './agent/openai/chatAgent.js';
 export type { OpenAIComputerAgentOptions, ChatCompletionsAgentOptions, ModelAgentOptions } from './agent/openai/agentOptions.js';

@@ -5,8 +5,12 @@ import { validateRunOptions, type RunOptions } from './engine/runOptions.js';
 import type { RunResult } from './engine/runResult.js';
 import { RoteError } from './errors/roteError.js';
 import { bindParams } from './params/params.js';
+import { mergeSchemas, normalizeSchema, schemaFromStored } from './params/paramSchema.js';
+import { scrubError } from './params/scrubError.js';
+import { secretsPassed, secretValues } from './params/secret.js';
 import { taskIdentity } from './params/taskKey.js';
 import { Store } from './store/store.js';
+import { ToolRegistry, type ToolFunction, type ToolOptions } from './tools/toolRegistry.js';
 
 export const DEFAULT_STORE = '.rote/rote.db';
 
@@ -18,6 +22,7 @@ export type RoteOptions = {
 /** Muscle memory for browser agents: record a task once, replay it with new values, hand over only where the page differs. */
 export class Rote {
   private closed = false;
+  private readonly tools = new ToolRegistry();
 
   private constructor(readonly store: Store) {}
 
@@ -28,22 +33,49 @@ export class Rote {
     return new Rote(Store.open(path));
   }
 
+  /**
+   * Registers a custom tool the agent may call (`{ type: 'tool', name, args }`). A call is
+   * recorded like an action and replayed with this run's values; `preCheck` decides before the
+   * replayed call whether the situation is the recorded one (a failure hands over to the agent, or
+   * ends a replay-only run as `diverged`), `postCheck` after it. Returns this Rote, for chaining.
+   */
+  tool<Pre = unknown, Post = unknown>(name: string, fn: ToolFunction, options?: ToolOptions<Pre, Post>): this {
+    if (this.closed) throw new RoteError('invalid-argument', `rote.tool(${JSON.stringify(name)}): this Rote is closed`);
+    this.tools.register(name, fn, options);
+    return this;
+  }
+
   /** Does `task` on `page`: from the cache where every check passes, with the agent elsewhere. */
   async run(page: Page, options: RunOptions): Promise<RunResult> {
+    // Nothing thrown out of a run shows a secret value: not its message, its stack, nor its causes.
+    const secrets = new Set(secretsPassed((options as { params?: unknown } | undefined)?.params));
+    try {
+      return await this.runUnscrubbed(page, options, secrets);
+    } catch (error) {
+      throw scrubError(error, secrets);
+    }
+  }
+
+  /** `run` itself; `secrets` collects the values of the params bound as secret (a schema may make one so). */
+  private async runUnscrubbed(page: Page, options: RunOptions, secrets: Set<string>): Promise<RunResult> {
     const valid = validateRunOptions(options);
     const where = `rote.run(${JSON.stringify(valid.task)})`;
     if (this.closed) throw new RoteError('invalid-argument', `${where}: this Rote is closed`);
     if (!isPage(page)) throw new RoteError('invalid-argument', `${where}: expected a Playwright Page as the first argument, got ${describe(page)}`);
     if (page.isClosed()) throw new RoteError('page-closed', `${where}: the page is closed; open a new page before running`);
-    const params = bindParams(valid.params, where);
-    const identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
+    const declared = normalizeSchema(valid.schema, where);
+    let params = bindParams(valid.params, where, declared);
+    secretValues(params).forEach((value) => secrets.add(value));
+    let identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
     const stored = this.store.getTask(identity.key);
-    const missing = (stored?.paramNames ?? []).filter((name) => !(name in params));
-    if (missing.length > 0) {
-      throw new RoteError(
-        'invalid-argument',
-        `${where}: the recorded trajectory uses ${missing.map((name) => `{{${name}}}`).join(', ')}, but params has no ${missing.join(', ')} (given: ${Object.keys(params).join(', ') || 'none'})`,
-      );
+    if (stored) {
+      // What the trajectory learned (types, parameters its templates use) checks this run's values
+      // too, all problems at once, before any action.
+      const schema = mergeSchemas(schemaFromStored(stored.paramSchema), declared);
+      const required = new Map(stored.paramNames.map((name) => [name, `the recorded trajectory types or chooses {{${name}}}`]));
+      params = bindParams(valid.params, where, schema, required);
+      secretValues(params).forEach((value) => secrets.add(value));
+      identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
     }
     const context = new RunContext(where, valid.timeout, valid.signal);
     const loop = new RunLoop({
@@ -52,7 +84,9 @@ export class Rote {
       identity,
       task: valid.task,
       params,
+      declaredSchema: declared,
       agent: valid.agent,
+      tools: this.tools,
       mode: valid.mode,
       limits: { checkTimeoutMs: valid.checkTimeout, maxAgentCalls: valid.maxAgentCalls, maxSteps: valid.maxSteps },
       context,

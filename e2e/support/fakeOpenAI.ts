@@ -13,7 +13,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** An action in the computer-use convention, as it goes on the wire. */
+/** An action in the computer-use convention, as it goes on the wire; `{ type: 'tool', name, args }` is sent as a function call. */
 export type WireAction = { type: string; [key: string]: unknown };
 export type FakeSafetyCheck = { id: string; code: string; message: string };
 
@@ -63,7 +63,7 @@ export type FakeOpenAI = {
 };
 
 type Conversation = { prompt: string; params: Record<string, string>; turns: number; memory: Record<string, unknown>; queued: { action: WireAction; intent?: string }[] };
-type StoredResponse = { conversation: Conversation; calls: { callId: string; checks: FakeSafetyCheck[] }[] };
+type StoredResponse = { conversation: Conversation; calls: { callId: string; checks: FakeSafetyCheck[] }[]; functionCalls: string[] };
 
 const DEFAULT_USAGE: FakeUsage = { input: 1200, output: 40 };
 
@@ -137,6 +137,11 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
         const missing = call.checks.find((check) => !acknowledged.some((ack) => ack.id === check.id));
         if (missing) return reject(`Safety check ${missing.id} was not acknowledged.`);
       }
+      for (const callId of previous.functionCalls) {
+        const output = input.find((item) => item.type === 'function_call_output' && item.call_id === callId);
+        if (!output) return reject(`No tool output found for function call ${callId}.`);
+        if (typeof output.output !== 'string') return reject(`Invalid 'input[].output': expected a string.`);
+      }
       conversation = previous.conversation;
     } else {
       const prompt = firstUserText(input);
@@ -157,18 +162,26 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
       output = [message(id('msg'), reply.answer)];
     } else if ('actions' in reply) {
       const checks = (reply.safetyChecks ?? []).map((check) => ({ ...check }));
-      const actions = form === 'preview' ? reply.actions.slice(0, 1) : reply.actions;
-      if (form === 'preview') conversation.queued.unshift(...reply.actions.slice(1).map((action) => ({ action, ...(reply.intent ? { intent: reply.intent } : {}) })));
+      // Custom tools are function calls after the computer call (or alone).
+      const computer = reply.actions.filter((action) => action.type !== 'tool');
+      const functions = reply.actions.filter((action) => action.type === 'tool');
+      const actions = form === 'preview' ? computer.slice(0, 1) : computer;
+      if (form === 'preview') conversation.queued.unshift(...computer.slice(1).map((action) => ({ action, ...(reply.intent ? { intent: reply.intent } : {}) })));
       output = [
         ...(reply.intent ? [{ type: 'reasoning', id: id('rs'), summary: [{ type: 'summary_text', text: reply.intent }] }] : []),
-        {
-          type: 'computer_call',
-          id: id('cu'),
-          call_id: id('call'),
-          ...(form === 'preview' ? { action: actions[0] } : { actions }),
-          pending_safety_checks: checks,
-          status: 'completed',
-        },
+        ...(actions.length > 0
+          ? [
+              {
+                type: 'computer_call',
+                id: id('cu'),
+                call_id: id('call'),
+                ...(form === 'preview' ? { action: actions[0] } : { actions }),
+                pending_safety_checks: checks,
+                status: 'completed',
+              },
+            ]
+          : []),
+        ...functions.map((action) => ({ type: 'function_call', id: id('fc'), call_id: id('call'), name: String(action.name), arguments: JSON.stringify(action.args ?? {}), status: 'completed' })),
       ];
     } else {
       return reject('A chat message cannot answer a Responses request.');
@@ -179,6 +192,7 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
       calls: output
         .filter((item) => item.type === 'computer_call')
         .map((item) => ({ callId: String(item.call_id), checks: (item.pending_safety_checks as FakeSafetyCheck[] | undefined) ?? [] })),
+      functionCalls: output.filter((item) => item.type === 'function_call').map((item) => String(item.call_id)),
     });
     const usage = ('usage' in reply && reply.usage) || DEFAULT_USAGE;
     send(res, entry, 200, {
@@ -252,7 +266,9 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
         role: 'assistant',
         content: reply.intent ?? null,
         refusal: null,
-        tool_calls: reply.actions.map(({ type, ...args }) => toolCall(id('call'), type, args)),
+        tool_calls: reply.actions.map(({ type, ...args }) =>
+          type === 'tool' ? toolCall(id('call'), String(args.name), (args.args ?? {}) as Record<string, unknown>) : toolCall(id('call'), type, args),
+        ),
       };
     } else {
       return reject('Responses output items cannot answer a chat completions request.');

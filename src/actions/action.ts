@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The write actions rote records and replays: the OpenAI computer-use action shapes
- * (x/y in CSS pixels of the viewport) plus `goto`. A closed union: every switch over
+ * (x/y in CSS pixels of the viewport) plus `goto` and `tool`. A closed union: every switch over
  * `Action['type']` is exhaustive.
  */
 const coordinate = z.number().finite().nonnegative();
@@ -30,6 +30,8 @@ export const dragActionSchema = z.object({ type: z.literal('drag'), path: z.arra
 export const moveActionSchema = z.object({ type: z.literal('move'), x: coordinate, y: coordinate });
 export const waitActionSchema = z.object({ type: z.literal('wait'), ms: z.number().int().min(0).max(60_000).default(1000) });
 export const gotoActionSchema = z.object({ type: z.literal('goto'), url: z.string().min(1) });
+/** A call of a custom tool registered with `rote.tool`; the engine calls it, not the page. Args are JSON. */
+export const toolActionSchema = z.object({ type: z.literal('tool'), name: z.string().min(1), args: z.record(z.string(), z.json()).default({}) });
 
 export const actionSchema = z.discriminatedUnion('type', [
   clickActionSchema,
@@ -41,6 +43,7 @@ export const actionSchema = z.discriminatedUnion('type', [
   moveActionSchema,
   waitActionSchema,
   gotoActionSchema,
+  toolActionSchema,
 ]);
 
 export type Action = z.infer<typeof actionSchema>;
@@ -66,6 +69,7 @@ export function actionPoint(action: Action): { x: number; y: number } | undefine
     case 'keypress':
     case 'wait':
     case 'goto':
+    case 'tool':
       return undefined;
   }
 }
@@ -89,11 +93,12 @@ export function withPoint(action: Action, to: { x: number; y: number }): Action 
     case 'keypress':
     case 'wait':
     case 'goto':
+    case 'tool':
       return action;
   }
 }
 
-/** A short human description, for logs, errors and reports: `click (120, 48)`, `type "{{name}}"`. */
+/** A short human description, for logs, errors and reports: `click (120, 48)`, `type "{{name}}"`, `tool lookupClaim({"id":"{{claimId}}"})`. */
 export function describeAction(action: Action): string {
   switch (action.type) {
     case 'click':
@@ -114,5 +119,7 @@ export function describeAction(action: Action): string {
       return `wait ${action.ms}ms`;
     case 'goto':
       return `goto ${action.url}`;
+    case 'tool':
+      return `tool ${action.name}(${JSON.stringify(action.args)})`;
   }
 }

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright';
 import type { Action } from './action.js';
+import { RoteError } from '../errors/roteError.js';
 import { playwrightChord } from './keys.js';
 
 /** How a `type` step reaches the focused control on replay. */
@@ -9,7 +10,12 @@ export type TypeMode =
   /** The control was empty when recorded: its text is selected first, so typing replaces it (idempotent). */
   | 'replace'
   /** A <select>: the option whose label or value matches the text is chosen, never a keystroke guess. */
-  | 'select';
+  | 'select'
+  /**
+   * A date, time, month or week input: its value is set from the text (ISO, as the control holds
+   * it), whatever keys the recording pressed in the browser's locale-dependent segments.
+   */
+  | 'value';
 
 /**
  * Runs one action on the page, as a person would: a click first moves the pointer to the
@@ -53,6 +59,9 @@ export async function performAction(page: Page, action: Action, typeMode: TypeMo
     case 'goto':
       await page.goto(action.url, { waitUntil: 'domcontentloaded' });
       return;
+    case 'tool':
+      // A tool call runs user code with its checks around it: the engine does it (src/engine/toolStep.ts).
+      throw new RoteError('internal', `performAction: tool "${action.name}" is a custom tool call, which the engine makes; it is not a page action`);
   }
 }
 
@@ -70,7 +79,26 @@ async function typeText(page: Page, text: string, mode: TypeMode): Promise<void>
     case 'select':
       await selectFocusedOption(page, text);
       return;
+    case 'value':
+      await setFocusedValue(page, text);
+      return;
   }
+}
+
+const SET_FOCUSED_VALUE = `(function (wanted) {
+  var input = document.activeElement;
+  if (!(input instanceof HTMLInputElement)) return { ok: false, why: 'the focused element is no longer an input' };
+  input.value = wanted;
+  if (input.value !== wanted) return { ok: false, why: 'the ' + input.type + ' input does not accept ' + JSON.stringify(wanted) };
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true };
+})`;
+
+/** Sets the focused date-like input to an ISO value, as its own picker would. */
+async function setFocusedValue(page: Page, text: string): Promise<void> {
+  const set = (await page.evaluate(`${SET_FOCUSED_VALUE}(${JSON.stringify(text)})`)) as { ok: boolean; why?: string };
+  if (!set.ok) throw new Error(set.why);
 }
 
 /**
@@ -82,8 +110,13 @@ const SELECT_FOCUSED_OPTION = `(function (wanted) {
   if (!(select instanceof HTMLSelectElement)) return { ok: false, why: 'the focused element is no longer a <select>' };
   var fold = function (value) { return value.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim(); };
   var options = Array.prototype.slice.call(select.options);
+  var w = fold(wanted);
+  // One word run the start of the other: "evening" and "Evening (6-9 PM)". Only when exactly one option fits.
+  var startsWith = function (long, short) { return short !== '' && long.indexOf(short + ' ') === 0; };
+  var byPrefix = options.filter(function (o) { var l = fold(o.label); return startsWith(l, w) || startsWith(w, l); });
   var match = options.find(function (o) { return o.value === wanted || o.label === wanted; }) ||
-    options.find(function (o) { return fold(o.value) === fold(wanted) || fold(o.label) === fold(wanted); });
+    options.find(function (o) { return fold(o.value) === w || fold(o.label) === w; }) ||
+    (byPrefix.length === 1 ? byPrefix[0] : undefined);
   if (!match) return { ok: false, why: 'no option matches ' + JSON.stringify(wanted) + ' (options: ' + options.map(function (o) { return o.label; }).join(', ') + ')' };
   select.value = match.value;
   select.dispatchEvent(new Event('input', { bubbles: true }));
@@ -91,7 +124,10 @@ const SELECT_FOCUSED_OPTION = `(function (wanted) {
   return { ok: true };
 })`;
 
-/** Chooses the option of the focused <select> whose value or label matches, case and punctuation aside. */
+/**
+ * Chooses the option of the focused <select> whose value or label matches, case and punctuation
+ * aside; failing that, the one option whose label starts with the text's words or is their start.
+ */
 async function selectFocusedOption(page: Page, text: string): Promise<void> {
   const chosen = (await page.evaluate(`${SELECT_FOCUSED_OPTION}(${JSON.stringify(text)})`)) as { ok: boolean; why?: string };
   if (!chosen.ok) throw new Error(chosen.why);

@@ -13,7 +13,12 @@ export type Observation = {
   url: string;
   viewport: { width: number; height: number };
   /** The steps done so far in this run, in order. */
-  history: { action: Action; intent?: string; kind: StepKind }[];
+  history: { action: Action; intent?: string; kind: StepKind; result?: unknown }[];
+  /**
+   * Custom tools the agent may call with `{ type: 'tool', name, args }` (JSON args; `{{name}}` in a
+   * string stands for a parameter, as in typed text). A call's result shows as `result` in history.
+   */
+  tools: { name: string; description?: string }[];
   /** Present when the agent takes over from a cached step that diverged. */
   divergence?: { step: number; intent?: string; reason: string };
 };

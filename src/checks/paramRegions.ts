@@ -12,7 +12,9 @@ const FIND_REGIONS = `(function (wanted, within) {
     var element = controls[i];
     var text = element.tagName === 'SELECT' ? (element.selectedOptions[0] ? element.selectedOptions[0].textContent || '' : '') : (element.type === 'password' ? '' : element.value);
     var rect = element.getBoundingClientRect();
-    if (text && overlaps(rect) && shows(text)) add(rect);
+    // A select holding the value under another label ("CA" shown as "California") shows it too.
+    var held = element.tagName === 'SELECT' && element.value ? shows(element.value) : false;
+    if ((text && shows(text) || held) && overlaps(rect)) add(rect);
   }
   var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   var range = document.createRange();

@@ -44,6 +44,8 @@ type AXValue = { value?: unknown };
 type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; properties?: { name: string; value: AXValue }[] };
 
 const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 'InlineTextBox', 'LineBreak', 'LabelText']);
+/** A context is its container's role and at most this many characters of its name. */
+export const CONTEXT_NAME_LIMIT = 200;
 const CONTEXT_ROLES = new Set(['row', 'listitem', 'dialog', 'alertdialog', 'group', 'radiogroup', 'region', 'form', 'tabpanel', 'article', 'menu', 'listbox', 'treeitem']);
 
 /** The target an action at `point` (viewport CSS pixels) would land on, or null if none. */
@@ -107,7 +109,7 @@ function contextOf(node: AXNode | undefined, byId: Map<string, AXNode>): string 
   let current = node?.parentId ? byId.get(node.parentId) : undefined;
   while (current) {
     const name = normalizeName(current.name?.value);
-    if (!current.ignored && CONTEXT_ROLES.has(String(current.role?.value)) && name) return `${String(current.role?.value)}: ${name.slice(0, 200)}`;
+    if (!current.ignored && CONTEXT_ROLES.has(String(current.role?.value)) && name) return `${String(current.role?.value)}: ${name.slice(0, CONTEXT_NAME_LIMIT)}`;
     current = current.parentId ? byId.get(current.parentId) : undefined;
   }
   return null;

@@ -1,5 +1,5 @@
 import type { BoundParams } from '../params/params.js';
-import { hideSecrets } from '../params/template.js';
+import { hideSecrets, isTemplate, renderKnown } from '../params/template.js';
 
 const PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
@@ -42,13 +42,15 @@ export function templatedUrl(url: string, params: BoundParams): string {
     .map((segment) => template(segment, decode(segment)))
     .join('/');
   const query = [...parsed.searchParams.entries()].map(([key, value]) => `${encodeURIComponent(key)}=${template(encodeURIComponent(value), value)}`);
-  // A secret standing anywhere in it (not only as a whole part) is never kept.
+  // A secret standing anywhere in it (not only as a whole part, and plain or URL-encoded) is never kept.
   return hideSecrets(`${parsed.origin}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`, params).template;
 }
 
 function partMatches(recorded: string, current: string, params: BoundParams): boolean {
   const placeholder = PLACEHOLDER.exec(recorded);
   if (placeholder) return params[placeholder[1]!] === current;
+  // A secret hidden inside a part (`?q=user+{{password}}`) stands for this run's value.
+  if (isTemplate(recorded)) return renderKnown(recorded, params) === current;
   return recorded === current || (isIdLike(recorded) && isIdLike(current));
 }
 

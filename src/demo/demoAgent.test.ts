@@ -66,6 +66,7 @@ async function drive(page: Page, agentParams: Record<string, string>): Promise<{
       url: page.url(),
       viewport: VIEWPORT,
       history,
+      tools: [],
     };
     const answer = await agent.next(observation);
     answers.push(answer);

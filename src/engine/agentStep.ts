@@ -5,11 +5,13 @@ import { performAction } from '../actions/perform.js';
 import { navigationWatch, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/params.js';
-import { templateNames, templatize } from '../params/template.js';
+import { hideSecrets, templatize } from '../params/template.js';
 import { captureEvidence } from './evidence.js';
-import { checkboxParam, selectParam, semanticName } from './paramBindings.js';
+import { checkboxParam, selectParam, semanticName, valueHash } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
+
+const FOCUSED_VALUE = `(function () { var el = document.activeElement; return el instanceof HTMLInputElement ? el.value : ''; })()`;
 
 export type AgentStep = {
   /** A new node for the step; the caller decides whether an equal stored node stands for it. */
@@ -39,11 +41,26 @@ export async function performAgentStep(
   }
   const stored = templatedAction(action, params);
   const ambiguous = [...stored.ambiguous];
-  if (stored.action.type === 'type' && evidence.state.typeMode === 'select' && templateNames(stored.action.text).length === 0) {
-    // The option chosen may be the parameter's value under another label ("CA" shown as "California").
+  if (stored.action.type === 'type' && action.type === 'type' && evidence.state.typeMode === 'select') {
+    // An option is chosen whole: by the parameter whose value is the chosen option's value or label
+    // ("CA" shown as "California", "evening" as "Evening (6-9 PM)"), or else as recorded. Never a
+    // template over part of a label, which would name an option that does not exist.
     const names = await selectParam(page, params);
-    if (names.length > 0) stored.action = { ...stored.action, text: `{{${names[0]}}}` };
-    if (names.length > 1) ambiguous.push(names);
+    stored.action = { ...stored.action, text: names.length > 0 ? `{{${names[0]}}}` : hideSecrets(action.text, params).template };
+    stored.literal = [];
+    ambiguous.splice(0, ambiguous.length, ...(names.length > 1 ? [names] : []));
+  }
+  if (stored.action.type === 'type' && action.type === 'type' && evidence.state.typeMode === 'value') {
+    // A date-like input is stored by the value it ended up holding (ISO), so a replay sets the
+    // new date whatever format, locale or segment order the keys were typed in.
+    const held = (await page.evaluate(FOCUSED_VALUE).catch(() => '')) as string;
+    if (held === '') evidence.state.typeMode = 'keys';
+    else {
+      const templated = templatize(held, params);
+      stored.action = { ...stored.action, text: templated.template };
+      stored.literal = templated.literal;
+      ambiguous.splice(0, ambiguous.length, ...templated.ambiguous);
+    }
   }
   if (action.type === 'click') {
     const semantic = semanticName(evidence.target, params);
@@ -53,6 +70,10 @@ export async function performAgentStep(
     if (checkbox) evidence.state.checkedParam = checkbox;
   }
   if (ambiguous.length > 0) evidence.state.ambiguous = ambiguous;
+  // Text typed in a form that cannot be told for sure stays literal; a replay with another value
+  // for its parameter must hand over there rather than type the old text (see preCheck).
+  const literal = (stored.literal ?? []).filter((name) => params[name] !== undefined);
+  if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.taskId, name, params[name]!)]));
 
   const crop = evidence.crop ? { hash: createHash('sha256').update(evidence.crop).digest('hex'), bytes: evidence.crop } : null;
   // The intent is stored with parameter values as templates too: "Open {{customerName}}" reads right for the next customer.

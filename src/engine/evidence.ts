@@ -2,8 +2,10 @@ import { actionPoint, type Action } from '../actions/action.js';
 import type { TypeMode } from '../actions/perform.js';
 import type { Fingerprint, Target } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
+import { shownForms } from '../params/shownForms.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
+import { storedContext, storedFingerprint, storedWatch } from '../checks/secretTarget.js';
 import { focusedTarget, targetAt } from '../checks/target.js';
 import { countMatching } from '../checks/uniqueness.js';
 import { templatedUrl } from '../checks/urlCheck.js';
@@ -38,9 +40,13 @@ export async function targetOf(page: Page, action: Action, point = actionPoint(a
   }
 }
 
+/** Inputs whose typed segments depend on the browser's locale: replayed by value. */
+const VALUE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
+
 export function typeModeFor(target: Target | null): TypeMode {
   if (!target) return 'keys';
   if (target.fingerprint.tag === 'select') return 'select';
+  if (target.fingerprint.tag === 'input' && VALUE_INPUTS.has(target.fingerprint.inputType ?? '')) return 'value';
   const textControl = target.fingerprint.tag === 'textarea' || (target.fingerprint.tag === 'input' && target.fingerprint.inputType !== null);
   return textControl && !target.hasText ? 'replace' : 'keys';
 }
@@ -66,11 +72,13 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   const state: NodeState = {};
   // Which controls already show a parameter's value; kept at commit for the parameters the run never set.
   const shown = await shownValues(page, params);
-  if (shown.length > 0) state.watches = shown;
+  if (shown.length > 0) state.watches = shown.map((watch) => storedWatch(watch, params));
   if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state };
 
   state.matches = await countMatching(page, target.fingerprint);
-  state.context = target.context;
+  // A secret the target's name or container shows is stored as its {{name}}; checks render it back.
+  const fingerprint = storedFingerprint(target.fingerprint, params);
+  state.context = storedContext(target.context, params);
   if (target.checked !== null) state.checkedBefore = target.checked;
   if (target.disabled) state.disabled = true;
   if (action.type === 'type') state.typeMode = typeModeFor(target);
@@ -80,15 +88,15 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   // A target that is not unique is recorded with its surroundings (its row, its neighbours).
   const area = unique ? target.box : { ...target.box, x: 0, width: viewport.width };
   const rect = cropRectFor(area, point, viewport);
-  if (!rect) return { url, target, fingerprint: target.fingerprint, box: target.box, crop: null, cropRect: null, masks: [], state };
+  if (!rect) return { url, target, fingerprint, box: target.box, crop: null, cropRect: null, masks: [], state };
   // Password fields and shown secrets are painted over before the crop is kept, and masked in
   // every comparison, so a replay (whose live crop shows them) compares the same way.
   const hidden = await secretRegions(page, params, rect);
   const crop = await paintBoxes(await screenshotCrop(page, rect), hidden);
-  const masks = unique ? await paramRegions(page, Object.values(params), rect) : [];
+  const masks = unique ? await paramRegions(page, shownForms(params), rect) : [];
   masks.push(...hidden);
   // What a text field or select shows is data (this record's phone number), not the control: mask its inside.
   if (target.showsValue) masks.push(insideOf(target.box, rect));
   const cropRect = { x: rect.x - target.box.x, y: rect.y - target.box.y, width: rect.width, height: rect.height };
-  return { url, target, fingerprint: target.fingerprint, box: target.box, crop, cropRect, masks, state };
+  return { url, target, fingerprint, box: target.box, crop, cropRect, masks, state };
 }

@@ -3,6 +3,7 @@ import type { Page } from 'playwright';
 import type { Target } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/params.js';
 import { asBoolean, fold } from '../params/fold.js';
+import { stringsOf } from '../params/jsonValues.js';
 import { templateNames } from '../params/template.js';
 import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
 
@@ -52,15 +53,35 @@ const SELECTED_OPTION = `(function () {
   var select = document.activeElement;
   if (!(select instanceof HTMLSelectElement) || select.selectedIndex < 0) return null;
   var option = select.options[select.selectedIndex];
-  return { value: option.value, label: option.label };
+  var labels = Array.prototype.map.call(select.options, function (o) { return o.label; });
+  return { value: option.value, label: option.label, labels: labels };
 })()`;
 
-/** The parameter a select was set from, matching the chosen option's value or label. */
+/** One folded word run is the start of the other: "evening" and "Evening (6-9 PM)". */
+function startsWithWords(long: string, short: string): boolean {
+  return short !== '' && long.startsWith(`${short} `);
+}
+
+/**
+ * The parameter a select was set from: the chosen option's value or label, case and punctuation
+ * aside, or a label that starts with the value's words when no other option's label does (so the
+ * replay, which chooses the same way, finds this option again).
+ */
 export async function selectParam(page: Page, params: BoundParams): Promise<string[]> {
-  const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { value: string; label: string } | null;
+  const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { value: string; label: string; labels: string[] } | null;
   if (!chosen) return [];
   const byValue = paramsWithValue(params, chosen.value);
-  return byValue.length > 0 ? byValue : paramsWithValue(params, chosen.label);
+  if (byValue.length > 0) return byValue;
+  const byLabel = paramsWithValue(params, chosen.label);
+  if (byLabel.length > 0) return byLabel;
+  const label = fold(chosen.label);
+  return Object.entries(params)
+    .filter(([, value]) => {
+      const wanted = fold(value);
+      const fits = (other: string) => startsWithWords(fold(other), wanted) || startsWithWords(wanted, fold(other));
+      return (startsWithWords(label, wanted) || startsWithWords(wanted, label)) && chosen.labels.filter(fits).length === 1;
+    })
+    .map(([name]) => name);
 }
 
 /** Parameter names a node puts on the page when replayed. */
@@ -68,8 +89,12 @@ export function namesUsedBy(node: TrajectoryNode): string[] {
   const names = new Set<string>();
   if (node.action.type === 'type') templateNames(node.action.text).forEach((name) => names.add(name));
   if (node.action.type === 'goto') templateNames(node.action.url).forEach((name) => names.add(name));
+  // A tool is given its arguments: the parameters in them are what the tool puts to use.
+  if (node.action.type === 'tool') stringsOf(node.action.args).forEach((text) => templateNames(text).forEach((name) => names.add(name)));
   if (node.state.nameTemplate) templateNames(node.state.nameTemplate).forEach((name) => names.add(name));
   if (node.state.checkedParam) names.add(node.state.checkedParam);
+  // Text kept literal is guarded by its own check at that step (a changed value diverges there).
+  Object.keys(node.state.literalOf ?? {}).forEach((name) => names.add(name));
   return [...names];
 }
 

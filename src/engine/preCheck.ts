@@ -3,16 +3,22 @@ import { actionPoint, withPoint, type Action } from '../actions/action.js';
 import type { TypeMode } from '../actions/perform.js';
 import { describeFingerprint, type Fingerprint, type Target } from '../checks/fingerprint.js';
 import { contains, type Box, type Point } from '../checks/geometry.js';
+import { shownForms } from '../params/shownForms.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { showsValueNow } from '../checks/shownValues.js';
 import { locateUnique } from '../checks/uniqueness.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { matchCropStable, compareCrops } from '../checks/visual.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
+import { recordedContext, recordedName, renderSecrets } from '../checks/secretTarget.js';
+import { mapStrings, type JsonValue } from '../params/jsonValues.js';
 import type { BoundParams } from '../params/params.js';
 import { renderTemplate } from '../params/template.js';
+import { urlRenderingParams } from '../params/url.js';
 import { asBoolean, fold } from '../params/fold.js';
+import type { ToolRegistry } from '../tools/toolRegistry.js';
 import { isUniqueTarget, targetOf } from './evidence.js';
+import { toolPreCheck } from './toolChecks.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
 export type CheckPass = {
@@ -45,6 +51,8 @@ export type CheckEnvironment = {
   usedSoFar: ReadonlySet<string>;
   /** This run's values, hashed as the recording hashed its unused ones. */
   valueHashes: Readonly<Record<string, string>>;
+  /** The Rote's custom tools: a tool step's own pre-check runs here. */
+  tools?: ToolRegistry;
 };
 
 /**
@@ -55,7 +63,7 @@ export type CheckEnvironment = {
 export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, deadline: number): Promise<CheckResult> {
   const fail = (reason: string, evidence: Partial<CheckFail> = {}): CheckFail => ({ ok: false, node, reason, ...evidence });
 
-  const bound = bindAction(node, env.params);
+  const bound = bindAction(node, env.params, env.valueHashes);
   if (typeof bound === 'string') return fail(bound);
 
   const urlProblem = compareUrls(node.url, env.page.url(), env.params);
@@ -66,11 +74,18 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
   const stale = await staleWatch(env, node);
   if (stale) return fail(stale);
 
+  if (bound.type === 'tool') {
+    const problem = await toolPreCheck(env.tools, env.page, env.params, node, bound);
+    return problem ? fail(problem) : { ok: true, node, kind: 'cached', action: bound, typeMode: 'keys', alreadyDone: false };
+  }
+
   const typeMode: TypeMode = node.state.typeMode ?? 'keys';
   if (!node.fingerprint) return { ok: true, node, kind: 'cached', action: bound, typeMode, alreadyDone: false };
 
-  const expectedName = node.state.nameTemplate ? renderTemplate(node.state.nameTemplate, env.params) : node.fingerprint.name;
-  const located = await locateTarget(env.page, node, bound, expectedName);
+  // A secret the recorded name showed is stored as {{name}}: the name is compared as this run's values render it.
+  const recordedNow = recordedName(node.fingerprint, env.params);
+  const expectedName = node.state.nameTemplate ? renderTemplate(node.state.nameTemplate, env.params) : recordedNow;
+  const located = await locateTarget(env.page, node, bound, expectedName, env.params);
   if (typeof located === 'string') return fail(located);
   const { target, kind, action } = located;
   if (target.disabled && !node.state.disabled) return fail(`the target ${describeFingerprint(target.fingerprint)} is disabled`);
@@ -81,7 +96,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
   // A checkbox or radio in another state than recorded looks different by design, and a semantic
   // target with a new name is another element by design: their identity was checked above.
   const stateDiffers = node.state.checkedBefore != null && target.checked !== node.state.checkedBefore;
-  const otherElement = fold(expectedName) !== fold(node.fingerprint.name);
+  const otherElement = fold(expectedName) !== fold(recordedNow);
   if (!stateDiffers && !otherElement && node.cropHash && node.cropRect) {
     const recorded = env.blob(node.cropHash);
     if (!recorded) return fail('the recorded crop is missing from the store');
@@ -94,17 +109,23 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
 }
 
 /** Renders the node's templates with this run's values; a string is the reason it cannot be. */
-function bindAction(node: TrajectoryNode, params: BoundParams): Action | string {
+function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Readonly<Record<string, string>>): Action | string {
   for (const names of node.state.ambiguous ?? []) {
     const values = new Set(names.map((name) => params[name]));
     if (values.size > 1) return `the recorded text stood for ${names.join(' or ')} (equal when recorded), whose values now differ`;
+  }
+  const changed = Object.entries(node.state.literalOf ?? {}).filter(([name, hash]) => valueHashes[name] !== hash).map(([name]) => name);
+  if (changed.length > 0) {
+    return `the recorded text renders ${changed.map((name) => `{{${name}}}`).join(', ')} in a form that could not be told for sure (e.g. 01/01: month or day first), and the value differs now: typing the recorded text would be wrong`;
   }
   try {
     switch (node.action.type) {
       case 'type':
         return { ...node.action, text: renderTemplate(node.action.text, params) };
       case 'goto':
-        return { ...node.action, url: renderTemplate(node.action.url, params) };
+        return { ...node.action, url: renderTemplate(node.action.url, urlRenderingParams(node.action.url, params)) };
+      case 'tool':
+        return { ...node.action, args: mapStrings(node.action.args, (text) => renderTemplate(text, params)) as Record<string, JsonValue> };
       default:
         return node.action;
     }
@@ -121,14 +142,14 @@ function matchesRecorded(live: Fingerprint, recorded: Fingerprint, expectedName:
   return semantic ? fold(live.name) === fold(expectedName) : live.name === expectedName;
 }
 
-async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string): Promise<Located | string> {
+async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string, params: BoundParams): Promise<Located | string> {
   const recorded = node.fingerprint!;
   const semantic = node.state.nameTemplate !== undefined;
   const expected = `expected ${describeFingerprint({ ...recorded, name: expectedName })}`;
   const point = actionPoint(action);
   const live = await targetOf(page, action, point);
   if (live && matchesRecorded(live.fingerprint, recorded, expectedName, semantic)) {
-    if (isUniqueTarget(node.state) || node.state.context == null || live.context === node.state.context) {
+    if (isUniqueTarget(node.state) || node.state.context == null || live.context === recordedContext(node.state.context, params)) {
       return { target: live, kind: 'cached', action };
     }
     return `the target ${describeFingerprint(recorded)} is not unique and now stands in another place (${live.context ?? 'no container'}, recorded ${node.state.context})`;
@@ -146,7 +167,7 @@ async function locateTarget(page: Page, node: TrajectoryNode, action: Action, ex
   // A semantic target found by its new name is the designed path, and a target found where it was
   // (it appeared late) did not move: neither is a relocation.
   const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
-  const kind = samePlace || (semantic && fold(expectedName) !== fold(recorded.name)) ? 'cached' : 'relocated';
+  const kind = samePlace || (semantic && fold(expectedName) !== fold(recordedName(recorded, params))) ? 'cached' : 'relocated';
   return { target: there, kind, action: withPoint(action, moved) };
 }
 
@@ -158,7 +179,7 @@ async function staleWatch(env: CheckEnvironment, node: TrajectoryNode): Promise<
   for (const watch of node.state.watches ?? []) {
     const value = env.params[watch.param];
     if (value === undefined || env.usedSoFar.has(watch.param)) continue;
-    if ((await showsValueNow(env.page, watch.selector, value)) === 'no') {
+    if ((await showsValueNow(env.page, renderSecrets(watch.selector, env.params), value)) === 'no') {
       return `the page does not show parameter "${watch.param}"${watch.label ? ` in "${watch.label}"` : ''} as this run's value, and the recorded steps never set it`;
     }
   }
@@ -222,7 +243,7 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
   if (!mismatch) return null;
   // New values may render where the recording had none: mask where this run's values show, too.
   if (isUniqueTarget(node.state) && Object.keys(env.params).length > 0) {
-    const extra = await paramRegions(env.page, Object.values(env.params), clip);
+    const extra = await paramRegions(env.page, shownForms(env.params), clip);
     if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return null;
   }
   // The live crop goes into the divergence, so it is shown to the caller: paint over secrets as a recorded crop is.

@@ -2,20 +2,33 @@ import { randomUUID } from 'node:crypto';
 import type { Action } from '../actions/action.js';
 import { sameFingerprint } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/params.js';
+import { canonicalJson, mapStrings, type JsonValue } from '../params/jsonValues.js';
 import { templatize } from '../params/template.js';
 import type { RecordedEvidence } from './evidence.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
 /** The action as it is stored: typed text and URLs with parameter values replaced by their names. */
-export function templatedAction(action: Action, params: BoundParams): { action: Action; ambiguous: string[][] } {
+export function templatedAction(action: Action, params: BoundParams): { action: Action; ambiguous: string[][]; literal?: string[] } {
   switch (action.type) {
     case 'type': {
-      const { template, ambiguous } = templatize(action.text, params);
-      return { action: { ...action, text: template }, ambiguous };
+      const { template, ambiguous, literal } = templatize(action.text, params);
+      return { action: { ...action, text: template }, ambiguous, literal };
     }
     case 'goto': {
-      const { template, ambiguous } = templatize(action.url, params);
-      return { action: { ...action, url: template }, ambiguous };
+      const { template, ambiguous, literal } = templatize(action.url, params);
+      return { action: { ...action, url: template }, ambiguous, literal };
+    }
+    case 'tool': {
+      // Each string argument is templated as typed text is: `{ id: "C-1042" }` is stored as `{ id: "{{claimId}}" }`.
+      const ambiguous: string[][] = [];
+      const literal: string[] = [];
+      const args = mapStrings(action.args, (text) => {
+        const templated = templatize(text, params);
+        ambiguous.push(...templated.ambiguous);
+        literal.push(...(templated.literal ?? []));
+        return templated.template;
+      }) as Record<string, JsonValue>;
+      return { action: { ...action, args }, ambiguous, literal: [...new Set(literal)] };
     }
     default:
       return { action, ambiguous: [] };
@@ -56,6 +69,12 @@ export function newNode(input: {
  * share a prefix share nodes.
  */
 export function sameStep(existing: TrajectoryNode, candidate: TrajectoryNode): boolean {
+  if (existing.action.type === 'tool' || candidate.action.type === 'tool') {
+    // As a step that looks different is kept: a call whose checks captured other data (another account
+    // type) is an alternative, so that situation replays next time instead of diverging again.
+    const captured = (node: TrajectoryNode) => canonicalJson((node.state.tool ?? {}) as JsonValue);
+    return sameToolCall(existing.action, candidate.action) && existing.url === candidate.url && captured(existing) === captured(candidate);
+  }
   if (JSON.stringify(existing.action) !== JSON.stringify(candidate.action)) return false;
   if (existing.url !== candidate.url) return false;
   // The same step that looks different (a dark theme) is kept as an alternative, so it replays next time.
@@ -71,6 +90,7 @@ export function sameStep(existing: TrajectoryNode, candidate: TrajectoryNode): b
  */
 export function doesSameWork(cached: TrajectoryNode, agentStep: TrajectoryNode): boolean {
   if (cached.action.type !== agentStep.action.type) return false;
+  if (cached.action.type === 'tool') return sameToolCall(cached.action, agentStep.action);
   if (cached.fingerprint === null || agentStep.fingerprint === null) return false;
   if (!sameFingerprint(cached.fingerprint, agentStep.fingerprint)) return false;
   switch (cached.action.type) {
@@ -81,4 +101,9 @@ export function doesSameWork(cached: TrajectoryNode, agentStep: TrajectoryNode):
     default:
       return true;
   }
+}
+
+/** Two tool calls are the same step when they call the same tool with the same templated arguments (in any key order). */
+function sameToolCall(a: Action, b: Action): boolean {
+  return a.type === 'tool' && b.type === 'tool' && a.name === b.name && canonicalJson(a.args) === canonicalJson(b.args);
 }

@@ -40,6 +40,7 @@ function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode
     case 'scroll':
     case 'drag':
     case 'goto':
+    case 'tool':
       return false;
   }
 }

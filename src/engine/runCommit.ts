@@ -1,6 +1,8 @@
 import type { Action } from '../actions/action.js';
 import type { TaskIdentity } from '../params/taskKey.js';
 import type { BoundParams } from '../params/params.js';
+import type { ParamSchema } from '../params/paramType.js';
+import { learnedSchema } from './learnedSchema.js';
 import type { NewNodeRow, NodeLink, NodeStat } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { namesUsedBy } from './paramBindings.js';
@@ -13,6 +15,8 @@ export type RunRecord = {
   store: Store;
   identity: TaskIdentity;
   params: BoundParams;
+  /** Parameter types the caller declared for this run. */
+  declaredSchema: ParamSchema;
   valueHashes: Readonly<Record<string, string>>;
   result: RunResult;
   view: TrajectoryView;
@@ -47,6 +51,7 @@ export function commitRun(record: RunRecord): void {
             tags: identity.tags,
             startUrl: identity.startUrl,
             paramNames: [...new Set(newNodes.flatMap(namesUsedBy))],
+            paramSchema: learnedSchema(record.declaredSchema, newNodes),
             createdAt: existingTask?.createdAt ?? now,
             updatedAt: now,
           },

@@ -7,14 +7,21 @@ import { navigationWatch, settle } from '../checks/settle.js';
 import { viewportScreenshot } from '../checks/visual.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { renderForDisplay, renderKnown } from '../params/template.js';
-import { maskedParams, redactSecrets, secretNames } from '../params/secret.js';
+import { maskedParams, redactSecrets, secretNames, secretValues } from '../params/secret.js';
+import { scrubError } from '../params/scrubError.js';
+import { urlRenderingParams } from '../params/url.js';
 import { maskScreenshot } from '../checks/secretMask.js';
 import { RoteError } from '../errors/roteError.js';
+import { mapStrings, type JsonValue } from '../params/jsonValues.js';
 import type { BoundParams } from '../params/params.js';
+import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
+import type { ParamSchema } from '../params/paramType.js';
 import type { TaskIdentity } from '../params/taskKey.js';
 import type { NodeLink, NodeStat } from '../store/rows.js';
 import type { Store } from '../store/store.js';
-import { performAgentStep } from './agentStep.js';
+import { performAgentStep, type AgentStep } from './agentStep.js';
+import { checkToolCall } from './toolChecks.js';
+import { callTool, recordToolStep, resultForAgent } from './toolStep.js';
 import { namesUsedBy, valueHash } from './paramBindings.js';
 import { preCheck, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
 import { doesSameWork, sameStep } from './recordStep.js';
@@ -39,7 +46,11 @@ export type RunInput = {
   identity: TaskIdentity;
   task: string;
   params: BoundParams;
+  /** Parameter types the caller declared; stored with the task, with those the recording inferred. */
+  declaredSchema: ParamSchema;
   agent: Agent | undefined;
+  /** The Rote's custom tools: the agent may call them, and recorded calls replay with their checks. */
+  tools?: ToolRegistry;
   mode: RunMode;
   limits: RunLimits;
   context: RunContext;
@@ -71,6 +82,10 @@ export class RunLoop {
   private detour: TrajectoryNode[] = [];
   private readonly usage: AgentUsage = { modelCalls: 0, inputTokens: 0, outputTokens: 0 };
   private answer: string | undefined;
+  /** A replayed tool's post-check failed: the next step is a divergence with this reason. */
+  private pendingProblem: string | undefined;
+  /** Tool results by step index, shown to the agent in its observations and never stored. */
+  private readonly toolResults = new Map<number, JsonValue>();
   /** The last node done (null: the root). */
   private position: string | null = null;
   /** Nodes done in this run. */
@@ -99,6 +114,7 @@ export class RunLoop {
       blob: (hash) => this.crops.get(hash) ?? input.store.getBlob(hash),
       usedSoFar: this.usedSoFar,
       valueHashes: this.valueHashes,
+      ...(input.tools ? { tools: input.tools } : {}),
     };
   }
 
@@ -129,6 +145,7 @@ export class RunLoop {
         store,
         identity,
         params,
+        declaredSchema: this.input.declaredSchema,
         valueHashes: this.valueHashes,
         result,
         view: this.view,
@@ -140,7 +157,7 @@ export class RunLoop {
       });
     } catch (commitError) {
       // The trajectory could not be stored; the run record must still not stay 'running'.
-      markRunFailed({ store, result }, commitError);
+      markRunFailed({ store, result }, scrubError(commitError, secretValues(params)));
       throw commitError;
     }
     return result;
@@ -188,6 +205,13 @@ export class RunLoop {
 
   /** Replays the next cached step, if one is safe. */
   private async replayNext(): Promise<'stepped' | 'finished' | 'miss' | Divergence> {
+    if (this.pendingProblem !== undefined) {
+      // The tool step before did not leave what its post-check expects: nothing recorded after it may run blind.
+      const reason = this.pendingProblem;
+      this.pendingProblem = undefined;
+      this.input.context.log(`step ${this.steps.length} diverged: ${reason}`);
+      return { step: this.steps.length, reason };
+    }
     const candidates = this.candidates();
     const here = this.position === null ? undefined : this.view.node(this.position);
     const atEnd = here?.endsRun === true;
@@ -256,8 +280,13 @@ export class RunLoop {
     this.guardSteps();
     const commits = navigationWatch(page).commitCount;
     this.dialogs.beginStep(checked.node.state.dialogs ?? []);
-    if (!checked.alreadyDone) await performAction(page, checked.action, checked.typeMode);
+    // A tool step is a call of the user's function (its pre-check passed with the other checks).
+    const toolCall = checked.action.type === 'tool' ? { action: checked.action, tool: this.toolNamed(checked.action.name) } : undefined;
+    if (toolCall) this.noteToolResult(await callTool(page, toolCall.tool, toolCall.action.args, this.input.params));
+    else if (!checked.alreadyDone) await performAction(page, checked.action, checked.typeMode);
     await settle(page, commits, { timeoutMs: Math.max(0, context.deadline - Date.now()) });
+    // After the page settled: a failure is not this step's error, the next step diverges with it.
+    if (toolCall) this.pendingProblem = await checkToolCall(toolCall.tool, checked.node, 'post', { page, params: this.input.params, args: toolCall.action.args });
     const intent = this.intentOf(checked.node);
     // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.
     const point = actionPoint(checked.action);
@@ -328,7 +357,15 @@ export class RunLoop {
     this.guardSteps();
     const started = Date.now();
     this.dialogs.beginStep('record');
-    const step = await performAgentStep(page, action, { intent, params, taskId: identity.key, parentId: this.position, deadline: context.deadline });
+    const stepInput = { intent, params, taskId: identity.key, parentId: this.position, deadline: context.deadline };
+    let step: AgentStep;
+    if (action.type === 'tool') {
+      const recorded = await recordToolStep(page, action, this.toolNamed(action.name), stepInput);
+      this.noteToolResult(recorded.result);
+      step = recorded;
+    } else {
+      step = await performAgentStep(page, action, stepInput);
+    }
     if (this.dialogs.raisedThisStep.length > 0) step.node.state.dialogs = [...this.dialogs.raisedThisStep];
     if (step.crop) this.crops.set(step.crop.hash, step.crop.bytes);
     // Runs that share a prefix share nodes: an equal stored step stands for this one.
@@ -349,15 +386,20 @@ export class RunLoop {
     const viewport = page.viewportSize() ?? (await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })));
     const last = this.divergences.at(-1);
     const observation: Observation = {
-      task,
+      // Nothing the agent is shown holds a secret: the page's URL, a reason quoting it, the task.
+      task: redactSecrets(task, params),
       params: maskedParams(params),
       screenshot: await maskScreenshot(page, await viewportScreenshot(page), params, viewport),
-      url: page.url(),
+      url: redactSecrets(page.url(), params),
       viewport,
-      history: this.steps.map((step) => ({ action: step.action, kind: step.kind, ...(step.intent ? { intent: step.intent } : {}) })),
+      history: this.steps.map((step) => {
+        const result = this.toolResults.get(step.index);
+        return { action: step.action, kind: step.kind, ...(step.intent ? { intent: step.intent } : {}), ...(result !== undefined ? { result } : {}) };
+      }),
+      tools: this.input.tools?.list() ?? [],
     };
     if (last && last.step === this.steps.length) {
-      observation.divergence = { step: last.step, reason: last.reason, ...(last.intent ? { intent: last.intent } : {}) };
+      observation.divergence = { step: last.step, reason: redactSecrets(last.reason, params), ...(last.intent ? { intent: last.intent } : {}) };
     }
     return observation;
   }
@@ -399,7 +441,8 @@ export class RunLoop {
   private bindAgentAction(action: Action): Action {
     const { params } = this.input;
     if (action.type === 'type') return { ...action, text: renderKnown(action.text, params) };
-    if (action.type === 'goto') return { ...action, url: renderKnown(action.url, params) };
+    if (action.type === 'goto') return { ...action, url: renderKnown(action.url, urlRenderingParams(action.url, params)) };
+    if (action.type === 'tool') return { ...action, args: mapStrings(action.args, (text) => renderKnown(text, params)) as Record<string, JsonValue> };
     return action;
   }
 
@@ -409,7 +452,22 @@ export class RunLoop {
     if (secretNames(params).size === 0) return action;
     if (action.type === 'type') return { ...action, text: redactSecrets(action.text, params) };
     if (action.type === 'goto') return { ...action, url: redactSecrets(action.url, params) };
+    if (action.type === 'tool') return { ...action, args: mapStrings(action.args, (text) => redactSecrets(text, params), { keys: true }) as Record<string, JsonValue> };
     return action;
+  }
+
+  /** A tool the agent called, or a recorded step names (its pre-check made sure it is registered). */
+  private toolNamed(name: string): Tool {
+    const tool = this.input.tools?.get(name);
+    if (tool) return tool;
+    const known = this.input.tools?.list().map((info) => info.name) ?? [];
+    throw new RoteError('agent', `the agent called tool "${name}", which is not registered with this Rote (registered: ${known.join(', ') || 'none'})`);
+  }
+
+  /** Keeps a tool's result for the step about to be pushed, for the agent's next observation. */
+  private noteToolResult(result: unknown): void {
+    const shown = resultForAgent(result, this.input.params);
+    if (shown !== undefined) this.toolResults.set(this.steps.length, shown);
   }
 
   private guardSteps(): void {

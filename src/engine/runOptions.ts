@@ -2,12 +2,18 @@ import { z } from 'zod';
 import type { Agent } from '../agent/agent.js';
 import { RoteError } from '../errors/roteError.js';
 import type { ParamsInput } from '../params/params.js';
+import type { ParamSchemaInput } from '../params/paramType.js';
 import type { RunMode } from './runResult.js';
 
 export type RunOptions = {
   /** What to do, in words; may be a template such as "Log in as {{username}}". */
   task: string;
   params?: ParamsInput;
+  /**
+   * Parameter types, validated before any action: `{ dob: param.date(), state: param.enum(['CA', 'NY']) }`.
+   * Stored with the trajectory, so later runs are checked the same way without repeating it.
+   */
+  schema?: ParamSchemaInput;
   /** Part of the cache key: the same words under other tags are another task. */
   tags?: string[];
   /** Asked for the next actions on a miss or a divergence. Without one, a divergence ends the run. */
@@ -28,6 +34,7 @@ export type RunOptions = {
 const optionsSchema = z.object({
   task: z.string().trim().min(1, 'must be a non-empty string'),
   params: z.unknown().optional(),
+  schema: z.unknown().optional(),
   tags: z.array(z.string().min(1)).optional(),
   agent: z.custom<Agent>((value) => typeof value === 'object' && value !== null && typeof (value as Agent).next === 'function', 'must be an object with a next(observation) method').optional(),
   mode: z.enum(['auto', 'replay-only', 'record']).optional(),
@@ -39,7 +46,7 @@ const optionsSchema = z.object({
 });
 
 export type ValidRunOptions = Required<Pick<RunOptions, 'task' | 'tags' | 'mode' | 'timeout' | 'checkTimeout' | 'maxAgentCalls' | 'maxSteps'>> &
-  Pick<RunOptions, 'agent' | 'signal'> & { params: unknown };
+  Pick<RunOptions, 'agent' | 'signal'> & { params: unknown; schema: unknown };
 
 /** Validates the options of rote.run before anything happens; the message names the option, the value and what was expected. */
 export function validateRunOptions(input: unknown): ValidRunOptions {
@@ -56,6 +63,7 @@ export function validateRunOptions(input: unknown): ValidRunOptions {
   return {
     task: options.task,
     params: options.params,
+    schema: options.schema,
     tags: options.tags ?? [],
     mode: options.mode ?? 'auto',
     timeout: options.timeout ?? 300_000,

@@ -3,6 +3,7 @@ import { actionSchema, type Action } from '../actions/action.js';
 import type { TypeMode } from '../actions/perform.js';
 import type { Fingerprint } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
+import type { JsonValue } from '../params/jsonValues.js';
 
 /** What a node keeps besides its action: how to replay it and how sure we were of the target. */
 export type NodeState = {
@@ -35,6 +36,10 @@ export type NodeState = {
   ahead?: string[];
   /** For parameters the recorded path never used: a hash of their recorded value (never the value). */
   valueHashes?: Record<string, string>;
+  /** Parameters this step's text rendered in an unsure form, kept literal: name -> hash of the recorded value. */
+  literalOf?: Record<string, string>;
+  /** A tool step: what its custom checks captured when recorded (secret values as `{{name}}`). */
+  tool?: { pre?: JsonValue; post?: JsonValue };
 };
 
 /** One recorded step and the evidence that makes it safe to repeat. */
@@ -65,7 +70,7 @@ const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), he
 const fingerprintSchema = z.object({ role: z.string(), name: z.string(), tag: z.string(), inputType: z.string().nullable() });
 const stateSchema = z
   .object({
-    typeMode: z.enum(['keys', 'replace', 'select']).optional(),
+    typeMode: z.enum(['keys', 'replace', 'select', 'value']).optional(),
     checkedBefore: z.boolean().nullable().optional(),
     checkedAfter: z.boolean().nullable().optional(),
     matches: z.number().int().nullable().optional(),
@@ -80,6 +85,8 @@ const stateSchema = z
     endUrl: z.string().optional(),
     dialogs: z.array(z.object({ type: z.string(), message: z.string(), accepted: z.boolean() })).optional(),
     valueHashes: z.record(z.string(), z.string()).optional(),
+    literalOf: z.record(z.string(), z.string()).optional(),
+    tool: z.object({ pre: z.json().optional(), post: z.json().optional() }).optional(),
   })
   .strip();
 

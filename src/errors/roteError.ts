@@ -6,6 +6,8 @@ export type RoteErrorCode =
   | 'store'
   | 'page-closed'
   | 'agent'
+  /** A custom tool's function (or its check's capture while recording) threw. */
+  | 'tool'
   | 'timeout'
   | 'aborted'
   | 'internal';

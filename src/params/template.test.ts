@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bindParams } from './params.js';
 import { taskIdentity } from './taskKey.js';
-import { missingNames, renderTemplate, templateNames, templatize } from './template.js';
+import { missingNames, renderKnown, renderTemplate, templateNames, templatize } from './template.js';
 import { normalizeUrl } from './url.js';
 
 describe('templatize', () => {
   it('turns text equal to a value into its name', () => {
-    expect(templatize('Ada', { first: 'Ada', last: 'Lovelace' })).toEqual({ template: '{{first}}', ambiguous: [] });
+    expect(templatize('Ada', { first: 'Ada', last: 'Lovelace' })).toEqual({ template: '{{first}}', ambiguous: [], literal: [] });
   });
   it('replaces whole words and keeps the rest literal', () => {
     expect(templatize('Ada Lovelace, London', { first: 'Ada', last: 'Lovelace' }).template).toBe('{{first}} {{last}}, London');
@@ -15,7 +15,7 @@ describe('templatize', () => {
     expect(templatize('Adams', { first: 'Ada' }).template).toBe('Adams');
   });
   it('keeps equal values of several parameters as an ambiguity', () => {
-    expect(templatize('42', { a: '42', b: '42' })).toEqual({ template: '{{a}}', ambiguous: [['a', 'b']] });
+    expect(templatize('42', { a: '42', b: '42' })).toEqual({ template: '{{a}}', ambiguous: [['a', 'b']], literal: [] });
   });
   it('ignores empty values', () => {
     expect(templatize('', { empty: '' }).template).toBe('');
@@ -80,5 +80,41 @@ describe('normalizeUrl', () => {
   it('generalizes record ids and parameter values, so another record is the same task', () => {
     expect(normalizeUrl('http://h/patients/42/intake?ref=Ada%20L', { name: 'Ada L' })).toBe('http://h/patients/:id/intake?ref={{name}}');
     expect(normalizeUrl('about:blank')).toBe('about:blank');
+  });
+});
+
+describe('templatize with formats', () => {
+  it('stores a date typed in another format with its format, and renders a new value the same way', () => {
+    const { template } = templatize('04/01/1990', { dob: '1990-04-01' });
+    expect(template).toBe('{{dob|date:MM/DD/YYYY}}');
+    expect(renderTemplate(template, { dob: '2003-11-25' })).toBe('11/25/2003');
+  });
+  it('keeps an unsure rendering literal and names its parameter', () => {
+    expect(templatize('01/01/2001', { dob: '2001-01-01' })).toEqual({ template: '01/01/2001', ambiguous: [], literal: ['dob'] });
+  });
+  it('finds a rendering inside a longer text, and shields an unsure one from shorter renderings', () => {
+    expect(templatize('Born April 1, 1990 in Ohio', { dob: '1990-04-01' }).template).toBe('Born {{dob|date:MMMM D, YYYY}} in Ohio');
+    const unsure = templatize('DOB 01/01/2001', { dob: '2001-01-01' });
+    expect(unsure.template).toBe('DOB 01/01/2001');
+    expect(unsure.literal).toEqual(['dob']);
+  });
+  it('prefers a value typed as given over a derivation of another parameter', () => {
+    expect(templatize('John', { first: 'John', fullName: 'John Smith' }).template).toBe('{{first}}');
+    expect(templatize('John', { fullName: 'John Smith' }).template).toBe('{{fullName|word:1}}');
+  });
+  it('keeps literal a text that two parameters could each have produced in another way', () => {
+    // A number that looks like a year, and a date whose year it is.
+    const params = { amount: '2020', since: '2020-05-06' };
+    expect(templatize('2,020', params).template).toBe('{{amount|number:#,##0}}');
+    expect(templatize('05/06/2020', params).template).toBe('{{since|date:MM/DD/YYYY}}');
+  });
+  it('renders a 12-hour time and fails loudly on a value that cannot be rendered', () => {
+    const { template } = templatize('8:04 PM', { at: '20:04' });
+    expect(template).toBe('{{at|time:h:mm A}}');
+    expect(renderTemplate(template, { at: '09:05' })).toBe('9:05 AM');
+    expect(() => renderTemplate(template, { at: 'soon' })).toThrow('{{at|time:h:mm A}}: its value "soon" cannot be rendered as time:h:mm A');
+  });
+  it('leaves unknown placeholders and bad formats alone when rendering what an agent typed', () => {
+    expect(renderKnown('{{x}} {{at|time:h:mm A}}', { at: '13:00' })).toBe('{{x}} 1:00 PM');
   });
 });

@@ -1,14 +1,21 @@
 import { RoteError } from '../errors/roteError.js';
-import type { BoundParams } from './params.js';
-import { SECRET_MASK, secretNames } from './secret.js';
+import { applyFormats, formatSpec, inferFormat, parseFormatSpec, renderingsOf, type Format, type Inference } from './format.js';
+import { paramKind, type BoundParams } from './params.js';
+import { SECRET_MASK, secretNames, secretPattern } from './secret.js';
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+/** `{{name}}` or `{{name|format}}` (see format.ts: `{{dob|date:MM/DD/YYYY}}`, `{{name|word:1|upper}}`). */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\|([^{}]*?))?\s*\}\}/g;
 
 /** Parameter names a template refers to, in order of first use. */
 export function templateNames(template: string): string[] {
   const names = new Set<string>();
   for (const match of template.matchAll(PLACEHOLDER)) names.add(match[1]!);
   return [...names];
+}
+
+/** Each placeholder's parameter and formats, in order (a name may appear with several formats). */
+export function templateUses(template: string): { name: string; formats: Format[] }[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => ({ name: match[1]!, formats: match[2] ? parseFormatSpec(match[2]) : [] }));
 }
 
 export function isTemplate(text: string): boolean {
@@ -20,19 +27,34 @@ export function missingNames(template: string, params: BoundParams): string[] {
   return templateNames(template).filter((name) => !(name in params));
 }
 
+/** The value rendered in the placeholder's format; null when the value cannot be (not a date...). */
+function renderPlaceholder(value: string, spec: string | undefined): string | null {
+  if (spec === undefined || spec.trim() === '') return value;
+  return applyFormats(value, parseFormatSpec(spec));
+}
+
 /** Renders `{{name}}` placeholders; every name must be bound (checked up front by the caller). */
 export function renderTemplate(template: string, params: BoundParams): string {
-  return template.replace(PLACEHOLDER, (_whole, name: string) => {
+  return template.replace(PLACEHOLDER, (whole, name: string, spec: string | undefined) => {
     const value = params[name];
     if (value === undefined) throw new RoteError('invalid-argument', `template ${JSON.stringify(template)} names {{${name}}}, but no such parameter was given`);
-    return value;
+    const rendered = renderPlaceholder(value, spec);
+    if (rendered === null) {
+      const shown = secretNames(params).has(name) ? 'its value' : `its value ${JSON.stringify(value)}`;
+      throw new RoteError('invalid-argument', `${whole}: ${shown} cannot be rendered as ${spec!.trim()}`);
+    }
+    return rendered;
   });
 }
 
 /** Renders a template for logs and results: secret parameters shown as the mask, unknown names left as they are. */
 export function renderForDisplay(template: string, params: BoundParams): string {
   const secrets = secretNames(params);
-  return template.replace(PLACEHOLDER, (whole, name: string) => (secrets.has(name) ? SECRET_MASK : params[name] ?? whole));
+  return template.replace(PLACEHOLDER, (whole, name: string, spec: string | undefined) => {
+    if (secrets.has(name)) return SECRET_MASK;
+    const value = params[name];
+    return value === undefined ? whole : (safeRender(value, spec) ?? whole);
+  });
 }
 
 /**
@@ -40,12 +62,23 @@ export function renderForDisplay(template: string, params: BoundParams): string 
  * How an agent's typed text is bound: it may type `{{password}}` for a secret it cannot see.
  */
 export function renderKnown(text: string, params: BoundParams): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) => params[name] ?? whole);
+  return text.replace(PLACEHOLDER, (whole, name: string, spec: string | undefined) => {
+    const value = params[name];
+    return value === undefined ? whole : (safeRender(value, spec) ?? whole);
+  });
+}
+
+function safeRender(value: string, spec: string | undefined): string | null {
+  try {
+    return renderPlaceholder(value, spec);
+  } catch {
+    return null;
+  }
 }
 
 /**
  * Replaces every occurrence of a secret value in `text` by its `{{name}}`, whatever its length
- * and wherever it stands (inside a word too), leaving existing placeholders alone.
+ * and wherever it stands (inside a word too, or URL-encoded), leaving existing placeholders alone.
  */
 export function hideSecrets(text: string, params: BoundParams): { template: string; ambiguous: string[][] } {
   const byValue = new Map<string, string[]>();
@@ -59,12 +92,15 @@ export function hideSecrets(text: string, params: BoundParams): { template: stri
   for (const value of [...byValue.keys()].sort((a, b) => b.length - a.length)) {
     const names = byValue.get(value)!;
     // Split on placeholders (kept by the capture group at odd indexes) and replace only between them.
-    const parts = template.split(/(\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\})/);
+    const parts = template.split(/(\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:\|[^{}]*?)?\s*\}\})/);
     let found = false;
+    const pattern = secretPattern(value);
     for (let i = 0; i < parts.length; i += 2) {
-      if (!parts[i]!.includes(value)) continue;
+      // Percent- or form-encoded too (a URL carries it so): nothing of it is ever kept.
+      const hidden = parts[i]!.replace(pattern, `{{${names[0]}}}`);
+      if (hidden === parts[i]) continue;
       found = true;
-      parts[i] = parts[i]!.split(value).join(`{{${names[0]}}}`);
+      parts[i] = hidden;
     }
     if (!found) continue;
     if (names.length > 1) ambiguous.push(names);
@@ -77,14 +113,22 @@ export type Templatized = {
   template: string;
   /** Parameters whose values were equal, so the text could stand for any of them. */
   ambiguous: string[][];
+  /**
+   * Parameters the text renders in a way that cannot be told for sure (01/01/2001: month first or
+   * day first?), or that several parameters could have produced: the text stays literal, and a
+   * replay with another value for any of them must not type it.
+   */
+  literal: string[];
 };
 
 /**
- * Replaces parameter values in recorded text by their names.
- * Text equal to a value becomes `{{name}}`; otherwise a value standing in the text as a
- * whole word or a quoted string is replaced (values under 3 characters only when whole),
- * longest first, so "John Smith" becomes "{{first}} {{last}}". Several parameters with the
- * same value are kept as an ambiguity, which a replay resolves only when their new values agree.
+ * Replaces parameter values in recorded text by their names, with the format they were typed in.
+ * Text equal to a value becomes `{{name}}`; text that renders a value another way becomes
+ * `{{name|format}}` (04/01/1990 from 1990-04-01: `{{dob|date:MM/DD/YYYY}}`). Inside a longer text,
+ * a rendering standing as a whole word (values under 3 characters only when whole) is replaced,
+ * longest first, so "John Smith" becomes "{{first}} {{last}}". Several parameters with the same
+ * value are kept as an ambiguity, which a replay resolves only when their new values agree; a
+ * rendering that is itself unsure stays literal (see `literal`).
  * Secret values are replaced wherever they stand, whatever their length (see hideSecrets).
  */
 export function templatize(text: string, params: BoundParams): Templatized {
@@ -92,34 +136,88 @@ export function templatize(text: string, params: BoundParams): Templatized {
   const hidden = hideSecrets(text, params);
   if (hidden.template !== text) {
     const rest = templatizePlain(hidden.template, params);
-    return { template: rest.template, ambiguous: [...hidden.ambiguous, ...rest.ambiguous] };
+    return { ...rest, ambiguous: [...hidden.ambiguous, ...rest.ambiguous] };
   }
   return templatizePlain(text, params);
 }
 
+type Reading = { name: string; value: string; formats: Format[] | 'unsure' };
+
+function placeholder(name: string, formats: readonly Format[]): string {
+  return formats.length === 0 ? `{{${name}}}` : `{{${name}|${formatSpec(formats)}}}`;
+}
+
+/**
+ * What one text (whole, or a word run inside a longer text) stands for: a template, an
+ * ambiguity between equal values, or literal because it cannot be told safely.
+ */
+function resolveReadings(readings: readonly Reading[]): { template: string; ambiguous?: string[] } | { literal: string[] } {
+  const exact = readings.filter((reading) => reading.formats !== 'unsure' && reading.formats.length === 0);
+  // The value itself, typed as given, beats any derivation of another parameter (a first name
+  // typed "John" is {{first}}, not the first word of {{fullName}}).
+  if (exact.length > 0) return exact.length > 1 ? { template: placeholder(exact[0]!.name, []), ambiguous: exact.map((reading) => reading.name) } : { template: placeholder(exact[0]!.name, []) };
+  const sure = readings.filter((reading): reading is Reading & { formats: Format[] } => reading.formats !== 'unsure');
+  if (sure.length === readings.length && sure.length > 0) {
+    const first = sure[0]!;
+    const spec = formatSpec(first.formats);
+    // Equal values typed the same way (billing and shipping city) are an ordinary ambiguity.
+    if (sure.every((reading) => reading.value === first.value && formatSpec(reading.formats) === spec)) {
+      return sure.length > 1 ? { template: placeholder(first.name, first.formats), ambiguous: sure.map((reading) => reading.name) } : { template: placeholder(first.name, first.formats) };
+    }
+  }
+  return { literal: [...new Set(readings.map((reading) => reading.name))] };
+}
+
 function templatizePlain(text: string, params: BoundParams): Templatized {
   const secrets = secretNames(params);
-  const byValue = new Map<string, string[]>();
-  for (const [name, value] of Object.entries(params)) {
-    if (value.trim() === '' || secrets.has(name)) continue;
-    byValue.set(value, [...(byValue.get(value) ?? []), name]);
-  }
+  const entries = Object.entries(params).filter(([name, value]) => value.trim() !== '' && !secrets.has(name));
   const ambiguous: string[][] = [];
-  const exact = byValue.get(text);
-  if (exact) {
-    if (exact.length > 1) ambiguous.push(exact);
-    return { template: `{{${exact[0]}}}`, ambiguous };
+  const literal = new Set<string>();
+
+  const whole: Reading[] = [];
+  for (const [name, value] of entries) {
+    const inference: Inference = value === text ? { kind: 'match', formats: [] } : inferFormat(value, text, paramKind(params, name));
+    if (inference.kind === 'match') whole.push({ name, value, formats: inference.formats });
+    else if (inference.kind === 'ambiguous') whole.push({ name, value, formats: 'unsure' });
+  }
+  if (whole.length > 0) {
+    const resolved = resolveReadings(whole);
+    if ('literal' in resolved) return { template: text, ambiguous, literal: resolved.literal };
+    if (resolved.ambiguous) ambiguous.push(resolved.ambiguous);
+    return { template: resolved.template, ambiguous, literal: [] };
+  }
+
+  // Inside a longer text: every rendering of every value, longest first.
+  const byRendering = new Map<string, Reading[]>();
+  for (const [name, value] of entries) {
+    for (const rendering of renderingsOf(value, paramKind(params, name))) {
+      if (rendering.text.length < 3 || rendering.inference.kind === 'none') continue;
+      const formats = rendering.inference.kind === 'match' ? rendering.inference.formats : 'unsure';
+      // Inside a longer text a case change is weak evidence ("Evening (6-9 PM)" for shift=evening
+      // is a label, not the value in title case); only whole texts are read that way.
+      if (formats !== 'unsure' && formats.some((format) => format.kind === 'case')) continue;
+      byRendering.set(rendering.text, [...(byRendering.get(rendering.text) ?? []), { name, value, formats }]);
+    }
   }
   let template = text;
-  const values = [...byValue.keys()].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
-  for (const value of values) {
-    const names = byValue.get(value)!;
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}_{])${escapeRegExp(value)}(?![\\p{L}\\p{N}_}])`, 'gu');
+  // Replaced runs become tokens until the end, so a shorter rendering is not found inside a
+  // placeholder or inside a run kept literal (the year of an unsure date).
+  const tokens: string[] = [];
+  const token = (replacement: string) => `\u0000${tokens.push(replacement) - 1}\u0000`;
+  for (const rendering of [...byRendering.keys()].sort((a, b) => b.length - a.length)) {
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}_{\u0000])${escapeRegExp(rendering)}(?![\\p{L}\\p{N}_}\u0000])`, 'gu');
     if (!pattern.test(template)) continue;
-    if (names.length > 1) ambiguous.push(names);
-    template = template.replace(pattern, `{{${names[0]}}}`);
+    const resolved = resolveReadings(byRendering.get(rendering)!);
+    if ('literal' in resolved) {
+      resolved.literal.forEach((name) => literal.add(name));
+      template = template.replace(pattern, () => token(rendering));
+      continue;
+    }
+    if (resolved.ambiguous) ambiguous.push(resolved.ambiguous);
+    template = template.replace(pattern, () => token(resolved.template));
   }
-  return { template, ambiguous };
+  template = template.replace(/\u0000(\d+)\u0000/g, (_whole, index: string) => tokens[Number(index)]!);
+  return { template, ambiguous, literal: [...literal] };
 }
 
 function escapeRegExp(text: string): string {

@@ -1,5 +1,7 @@
 import { isIdLike } from '../checks/urlCheck.js';
 import type { BoundParams } from './params.js';
+import { markSecretNames, secretNames } from './secret.js';
+import { hideSecrets } from './template.js';
 
 function safeDecode(part: string): string {
   try {
@@ -32,5 +34,20 @@ export function normalizeUrl(url: string, params: BoundParams = {}): string {
     .map(([key, value]): [string, string] => [key, general(value)])
     .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
   const search = query.length > 0 ? `?${query.map(([key, value]) => `${key}=${value}`).join('&')}` : '';
-  return `${parsed.origin}${path}${search}`;
+  // A secret standing anywhere in it, plain or URL-encoded, is never part of the key (it is stored).
+  return hideSecrets(`${parsed.origin}${path}${search}`, params).template;
+}
+
+/**
+ * The params a goto URL template is rendered with: a secret stands in a URL percent-encoded, as
+ * it was hidden from the recorded URL in any encoding, so a value holding `&`, `#`, `+` or `%`
+ * keeps its meaning. A template that is one placeholder (the whole URL) is rendered as it is.
+ */
+export function urlRenderingParams(template: string, params: BoundParams): BoundParams {
+  const secrets = secretNames(params);
+  if (secrets.size === 0 || /^\{\{[^{}]*\}\}$/.test(template.trim())) return params;
+  const encoded: Record<string, string> = { ...params };
+  for (const name of secrets) if (encoded[name] !== undefined) encoded[name] = encodeURIComponent(encoded[name]);
+  markSecretNames(encoded, secrets);
+  return encoded;
 }

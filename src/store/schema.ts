@@ -38,6 +38,8 @@ export const tasks = sqliteTable('tasks', {
   startUrl: text('start_url').notNull(),
   /** Names of the parameters used by any template stored under this task. */
   paramNames: json<string[]>('param_names').notNull(),
+  /** Parameter types (declared, or inferred from how values were typed), name -> spec; validated by the caller. */
+  paramSchema: json<Record<string, unknown>>('param_schema'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });

@@ -47,15 +47,16 @@ export function prepareStatements(db: RoteDatabase) {
     nodeCount: db.select({ n: count() }).from(nodes).prepare(),
     upsertTask: db
       .insert(tasks)
-      .values(placeholdersFor(['id', 'taskTemplate', 'tags', 'startUrl', 'paramNames', 'createdAt', 'updatedAt']))
+      .values(placeholdersFor(['id', 'taskTemplate', 'tags', 'startUrl', 'paramNames', 'paramSchema', 'createdAt', 'updatedAt']))
       .onConflictDoUpdate({
         target: tasks.id,
-        // createdAt stays; paramNames arrive already merged with the stored ones.
+        // createdAt stays; paramNames and paramSchema arrive already merged with the stored ones.
         set: {
           taskTemplate: sql`excluded.task_template`,
           tags: sql`excluded.tags`,
           startUrl: sql`excluded.start_url`,
           paramNames: sql`excluded.param_names`,
+          paramSchema: sql`excluded.param_schema`,
           updatedAt: sql`excluded.updated_at`,
         },
       })

@@ -16,6 +16,7 @@ const task = (over: Partial<TaskRow> = {}): TaskRow => ({
   tags: ['demo'],
   startUrl: 'https://example.test/',
   paramNames: ['query'],
+  paramSchema: null,
   createdAt: 1000,
   updatedAt: 1000,
   ...over,

@@ -148,6 +148,8 @@ export class Store {
         createdAt: stored?.createdAt ?? task.createdAt,
         // A task's templates may use different parameters; keep every name ever seen.
         paramNames: [...new Set([...(stored?.paramNames ?? []), ...task.paramNames])],
+        // Types learned before stay unless this run declares or infers the name anew.
+        paramSchema: stored?.paramSchema || task.paramSchema ? { ...(stored?.paramSchema ?? {}), ...(task.paramSchema ?? {}) } : null,
         updatedAt: Math.max(stored?.updatedAt ?? 0, task.updatedAt),
       });
     }

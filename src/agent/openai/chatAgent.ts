@@ -15,11 +15,14 @@ import type { ChatMessage, ChatTool, ChatTurn, ModelClient } from './modelTypes.
 import { openaiModelClient } from './openaiClient.js';
 import { CHAT_INSTRUCTIONS, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
 import { ConversationAgent } from './conversationAgent.js';
+import { functionOutput, functionTools, isCustomTool, readFunctionCall } from './functionTools.js';
 import { modelWords } from './runState.js';
 
 const CALLER = 'chatCompletionsAgent';
 
-type Conversation = { messages: ChatMessage[]; results: { toolCallId: string; text: string }[]; historyLength: number; answered: number };
+/** A tool call's result: `text`, or a custom tool's result at `position` of the next observation's history. */
+type CallResult = { toolCallId: string; text: string; position?: number; name?: string };
+type Conversation = { messages: ChatMessage[]; results: CallResult[]; historyLength: number; answered: number };
 
 type Reading =
   | { kind: 'actions'; actions: Action[]; intent: string | undefined; results: Conversation['results'] }
@@ -41,7 +44,7 @@ export function chatCompletionsAgent(options: ChatCompletionsAgentOptions): Mode
 
 class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
   readonly name: string;
-  private readonly tools: ChatTool[] = chatTools();
+  private readonly actionTools: ChatTool[] = chatTools();
 
   constructor(
     private readonly client: ModelClient,
@@ -59,20 +62,21 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
       this.conversation = conversation;
       this.show(conversation, takeoverPrompt(observation, scale), observation.screenshot);
     } else {
-      this.reply(conversation);
+      this.reply(conversation, observation);
       const note = followUpNote(observation, conversation.historyLength, conversation.answered, scale);
       this.show(conversation, note ?? 'Your actions were done. This is the screen now; continue the task.', observation.screenshot);
     }
     let complained = false;
     for (;;) {
       this.budget.checkBeforeRequest();
-      const turn = await this.client.chatTurn({ model: this.options.model, messages: conversation.messages, tools: this.tools });
+      const tools = [...this.actionTools, ...functionTools(observation.tools)];
+      const turn = await this.client.chatTurn({ model: this.options.model, messages: conversation.messages, tools });
       this.budget.add(turn.usage);
       conversation.messages.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
-      const reading = read(turn, scale);
+      const reading = read(turn, scale, observation.tools);
       switch (reading.kind) {
         case 'actions':
-          conversation.results = reading.results;
+          conversation.results = reading.results.map((result) => (result.position === undefined ? result : { ...result, position: observation.history.length + result.position }));
           conversation.historyLength = observation.history.length;
           conversation.answered = reading.actions.length;
           return { actions: reading.actions, ...(reading.intent ? { intent: reading.intent } : {}) };
@@ -82,7 +86,7 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
           if (complained) throw new RoteError('agent', `${CALLER}: ${reading.problem}${reading.words ? `; the model said: "${reading.words}"` : ''}`);
           complained = true;
           conversation.results = reading.results;
-          this.reply(conversation);
+          this.reply(conversation, observation);
           conversation.messages.push({ role: 'user', text: errorNote(reading.problem) });
           continue;
       }
@@ -90,8 +94,11 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
   }
 
   /** Every tool call of the last answer gets its result before anything else is said. */
-  private reply(conversation: Conversation): void {
-    for (const result of conversation.results) conversation.messages.push({ role: 'tool', toolCallId: result.toolCallId, text: result.text });
+  private reply(conversation: Conversation, observation: Observation): void {
+    for (const result of conversation.results) {
+      const text = result.position !== undefined && result.name !== undefined ? functionOutput(observation, result.position, result.name) : result.text;
+      conversation.messages.push({ role: 'tool', toolCallId: result.toolCallId, text });
+    }
     conversation.results = [];
   }
 
@@ -104,7 +111,7 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
   }
 }
 
-function read(turn: ChatTurn, scale: Scale): Reading {
+function read(turn: ChatTurn, scale: Scale, tools: Observation['tools']): Reading {
   const words = modelWords(turn.text ? [turn.text] : []);
   const notDone = (text: string) => turn.toolCalls.map((call) => ({ toolCallId: call.id, text }));
   if (turn.refusal) return { kind: 'problem', problem: `the model refused: "${modelWords([turn.refusal])}"`, words: undefined, results: notDone('not done: the answer was a refusal') };
@@ -116,7 +123,8 @@ function read(turn: ChatTurn, scale: Scale): Reading {
   const results: Conversation['results'] = [];
   let done: string | undefined;
   for (const call of turn.toolCalls) {
-    const mapped = readToolCall(call, scale);
+    const custom = isCustomTool(call.name, tools);
+    const mapped = custom ? readFunctionCall(call.name, call.arguments, tools) : readToolCall(call, scale);
     if ('done' in mapped) {
       done = mapped.done;
       results.push({ toolCallId: call.id, text: 'not finished yet: the actions before it are done first; call done again if the task is complete' });
@@ -125,14 +133,15 @@ function read(turn: ChatTurn, scale: Scale): Reading {
       results.push({ toolCallId: call.id, text: `error: ${mapped.problem}` });
     } else if ('action' in mapped) {
       actions.push(mapped.action);
-      results.push({ toolCallId: call.id, text: 'done' });
+      // A custom tool's result is known once rote has called it: taken from the next observation.
+      results.push({ toolCallId: call.id, text: 'done', ...(custom ? { position: actions.length - 1, name: call.name } : {}) });
     } else {
       results.push({ toolCallId: call.id, text: 'error: a screenshot is sent after every answer; act or call done' });
       problems.push('screenshot is not a tool');
     }
   }
   if (problems.length > 0) {
-    return { kind: 'problem', problem: `the model answered with an action rote cannot perform: ${problems.join('; ')}`, words, results: results.map((result) => (result.text === 'done' ? { ...result, text: 'not done: another call in this answer failed' } : result)) };
+    return { kind: 'problem', problem: `the model answered with an action rote cannot perform: ${problems.join('; ')}`, words, results: results.map((result) => (result.text === 'done' ? { toolCallId: result.toolCallId, text: 'not done: another call in this answer failed' } : result)) };
   }
   if (actions.length === 0) return { kind: 'done', answer: done ?? 'Done' };
   return { kind: 'actions', actions, intent: modelWords(turn.text ? [turn.text] : [], 200), results };

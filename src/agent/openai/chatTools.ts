@@ -22,9 +22,12 @@ const DESCRIPTIONS: Record<string, string> = {
   goto: 'Open a URL in the current tab.',
 };
 
-/** The function tools: one per action in `actionSchema`, then `done`. */
+/** rote's page actions; a `tool` action is offered as the registered tools themselves. */
+const pageActions = actionSchema.options.filter((option) => option.shape.type.value !== 'tool');
+
+/** The function tools: one per page action in `actionSchema`, then `done`. */
 export function chatTools(): ChatTool[] {
-  const tools = actionSchema.options.map((option): ChatTool => {
+  const tools = pageActions.map((option): ChatTool => {
     const name = option.shape.type.value;
     // The action's own schema without its discriminator: the tool's name says the type.
     const schema = z.toJSONSchema(option, { io: 'input' }) as { properties?: Record<string, unknown>; required?: string[]; $schema?: string };
@@ -54,7 +57,7 @@ export function readToolCall(call: ChatToolCall, scale: Scale): MappedAction | {
     const answer = (args as { answer?: unknown }).answer;
     return { done: typeof answer === 'string' && answer.trim() ? answer.trim() : 'Done' };
   }
-  if (!actionSchema.options.some((option) => option.shape.type.value === call.name)) {
+  if (!pageActions.some((option) => option.shape.type.value === call.name)) {
     return { problem: `there is no tool named ${JSON.stringify(call.name)}` };
   }
   return fromComputerAction({ ...args, type: call.name }, scale);

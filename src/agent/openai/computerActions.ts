@@ -73,7 +73,7 @@ export function fromComputerAction(raw: unknown, scale: Scale = UNIT_SCALE): Map
   return { action: parsed.data };
 }
 
-/** A rote action in the computer-use convention and the model's pixels; `goto` has no counterpart and stays as it is. */
+/** A rote action in the computer-use convention and the model's pixels; `goto` and `tool` have no counterpart and stay as they are. */
 export function toComputerAction(action: Action, scale: Scale = UNIT_SCALE): Record<string, unknown> {
   const px = (value: number) => Math.round(value / scale.x);
   const py = (value: number) => Math.round(value / scale.y);
@@ -95,6 +95,8 @@ export function toComputerAction(action: Action, scale: Scale = UNIT_SCALE): Rec
       return { type: 'wait' };
     case 'goto':
       return { type: 'goto', url: action.url };
+    case 'tool':
+      return { type: 'tool', name: action.name, args: action.args };
   }
 }
 

@@ -13,6 +13,7 @@ import type { ComputerInput, ComputerTurn, ModelClient, SafetyCheck } from './mo
 import { openaiModelClient } from './openaiClient.js';
 import { COMPUTER_INSTRUCTIONS, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
 import { ConversationAgent } from './conversationAgent.js';
+import { functionOutput, functionTools, readFunctionCall } from './functionTools.js';
 import { modelWords } from './runState.js';
 
 const CALLER = 'openaiComputerAgent';
@@ -23,11 +24,13 @@ const MAX_LOOKS = 3;
 export type ModelAgent = Agent & { readonly name: string; readonly usage: AgentUsage };
 
 type PendingCall = { callId: string; acknowledged: SafetyCheck[] };
-type Conversation = { previousResponseId: string | undefined; pending: PendingCall[]; historyLength: number; answered: number };
+/** A function call to answer on the next request: with `text`, or with the result at `position` of the next observation's history. */
+type PendingFunction = { callId: string; name: string; position?: number; text?: string };
+type Conversation = { previousResponseId: string | undefined; pending: PendingCall[]; functions: PendingFunction[]; historyLength: number; answered: number };
 
-/** What a turn asks for, once read. */
+/** What a turn asks for, once read. `functions` are the custom tool calls, by their index among the actions. */
 type Reading =
-  | { kind: 'actions'; actions: Action[]; intent: string | undefined }
+  | { kind: 'actions'; actions: Action[]; intent: string | undefined; functions: { callId: string; name: string; index: number }[] }
   | { kind: 'look' }
   | { kind: 'done'; answer: string }
   | { kind: 'problem'; problem: string; words: string | undefined };
@@ -57,7 +60,7 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
 
   protected async answer(observation: Observation): Promise<AgentAnswer> {
     const { scale, display } = screenshotScale(observation.screenshot, observation.viewport);
-    const conversation = this.conversation ?? { previousResponseId: undefined, pending: [], historyLength: 0, answered: 0 };
+    const conversation = this.conversation ?? { previousResponseId: undefined, pending: [], functions: [], historyLength: 0, answered: 0 };
     let input: ComputerInput[];
     if (!this.conversation) {
       this.conversation = conversation;
@@ -65,8 +68,10 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
     } else {
       const note = followUpNote(observation, conversation.historyLength, conversation.answered, scale);
       input = this.callOutputs(conversation, observation);
-      if (note || input.length === 0) {
-        input.push({ kind: 'user', text: note ?? 'This is the current screen. Continue the task.', ...(input.length === 0 ? { screenshot: observation.screenshot } : {}) });
+      // A computer call's output carries the screen; a function call's does not.
+      const seesScreen = input.some((item) => item.kind === 'call-output');
+      if (note || !seesScreen) {
+        input.push({ kind: 'user', text: note ?? 'This is the current screen. Continue the task.', ...(seesScreen ? {} : { screenshot: observation.screenshot }) });
       }
     }
     let complained = false;
@@ -78,15 +83,19 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
         display,
         instructions: COMPUTER_INSTRUCTIONS,
         input,
+        functions: functionTools(observation.tools),
         ...(conversation.previousResponseId ? { previousResponseId: conversation.previousResponseId } : {}),
       });
       this.budget.add(turn.usage);
       conversation.previousResponseId = turn.responseId;
       conversation.pending = turn.calls.map((call) => ({ callId: call.callId, acknowledged: [] }));
+      // Every function call is answered on the next request; one not taken as an action was not made.
+      conversation.functions = turn.functionCalls.map((call) => ({ callId: call.callId, name: call.name, text: 'not done: the answer had an error, see the next message' }));
       await this.settleSafetyChecks(turn, conversation);
-      const reading = read(turn, scale);
+      const reading = read(turn, scale, observation.tools);
       switch (reading.kind) {
         case 'actions':
+          conversation.functions = reading.functions.map((call) => ({ callId: call.callId, name: call.name, position: observation.history.length + call.index }));
           conversation.historyLength = observation.history.length;
           conversation.answered = reading.actions.length;
           return { actions: reading.actions, ...(reading.intent ? { intent: reading.intent } : {}) };
@@ -126,35 +135,53 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
     }
   }
 
-  /** The answer to every pending computer call: the current screenshot and URL, with the checks acknowledged. */
+  /** The answer to every pending call: computer calls get the current screenshot and URL (checks acknowledged), function calls their result. */
   private callOutputs(conversation: Conversation, observation: Observation): ComputerInput[] {
-    return conversation.pending.map((call) => ({
+    const outputs: ComputerInput[] = conversation.pending.map((call) => ({
       kind: 'call-output',
       callId: call.callId,
       screenshot: observation.screenshot,
       currentUrl: observation.url,
       acknowledged: call.acknowledged,
     }));
+    for (const call of conversation.functions) {
+      outputs.push({ kind: 'function-output', callId: call.callId, output: call.text ?? functionOutput(observation, call.position ?? -1, call.name) });
+    }
+    conversation.functions = [];
+    return outputs;
   }
 }
 
 /** What a turn asks for: actions, a look at the screen, the end of the task, or something to complain about. */
-function read(turn: ComputerTurn, scale: Scale): Reading {
+function read(turn: ComputerTurn, scale: Scale, tools: Observation['tools']): Reading {
   const words = modelWords([...turn.reasoning, ...turn.messages]);
   if (turn.refusals.length > 0) return { kind: 'problem', problem: `the model refused: "${modelWords(turn.refusals)}"`, words: undefined };
-  if (turn.calls.length === 0) {
+  if (turn.calls.length === 0 && turn.functionCalls.length === 0) {
     if (turn.messages.length > 0) return { kind: 'done', answer: modelWords(turn.messages, 2000)! };
     const why = turn.incomplete ? ` (the response is incomplete: ${turn.incomplete})` : '';
     return { kind: 'problem', problem: `the model gave an empty answer: no action and no message${why}`, words };
   }
   const actions: Action[] = [];
   const problems: string[] = [];
-  for (const raw of turn.calls.flatMap((call) => call.actions)) {
-    const mapped = fromComputerAction(raw, scale);
-    if ('problem' in mapped) problems.push(mapped.problem);
-    else if ('action' in mapped) actions.push(mapped.action);
+  const functions: { callId: string; name: string; index: number }[] = [];
+  // In the order the model gave them: function calls stand between the computer calls they followed.
+  const readFunctions = (after: number) => {
+    for (const call of turn.functionCalls.filter((candidate) => candidate.after === after)) {
+      const mapped = readFunctionCall(call.name, call.arguments, tools);
+      if ('problem' in mapped) problems.push(mapped.problem);
+      else if ('action' in mapped) functions.push({ callId: call.callId, name: call.name, index: actions.push(mapped.action) - 1 });
+    }
+  };
+  for (const [index, call] of turn.calls.entries()) {
+    readFunctions(index);
+    for (const raw of call.actions) {
+      const mapped = fromComputerAction(raw, scale);
+      if ('problem' in mapped) problems.push(mapped.problem);
+      else if ('action' in mapped) actions.push(mapped.action);
+    }
   }
+  readFunctions(turn.calls.length);
   if (problems.length > 0) return { kind: 'problem', problem: `the model answered with an action rote cannot perform: ${problems.join('; ')}`, words };
   if (actions.length === 0) return { kind: 'look' };
-  return { kind: 'actions', actions, intent: modelWords(turn.reasoning.length > 0 ? turn.reasoning : turn.messages, 200) };
+  return { kind: 'actions', actions, intent: modelWords(turn.reasoning.length > 0 ? turn.reasoning : turn.messages, 200), functions };
 }

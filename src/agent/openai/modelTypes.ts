@@ -18,7 +18,9 @@ export type ComputerToolForm = 'preview' | 'batch';
 
 export type ComputerInput =
   | { kind: 'user'; text: string; screenshot?: Buffer }
-  | { kind: 'call-output'; callId: string; screenshot: Buffer; currentUrl: string; acknowledged: SafetyCheck[] };
+  | { kind: 'call-output'; callId: string; screenshot: Buffer; currentUrl: string; acknowledged: SafetyCheck[] }
+  /** The result of a function (custom tool) call, as text. */
+  | { kind: 'function-output'; callId: string; output: string };
 
 export type ComputerRequest = {
   model: string;
@@ -27,15 +29,21 @@ export type ComputerRequest = {
   display: { width: number; height: number };
   instructions: string;
   input: ComputerInput[];
+  /** Custom tools offered next to the computer tool, as function tools. */
+  functions: ChatTool[];
   previousResponseId?: string;
 };
 
 /** One computer call: the model's actions as it sent them (unvalidated), and its safety checks. */
 export type ComputerCall = { callId: string; actions: unknown[]; pendingSafetyChecks: SafetyCheck[] };
 
+/** A function (custom tool) call; `after` is how many computer calls came before it in the output, to keep their order. */
+export type FunctionCall = { callId: string; name: string; arguments: string; after: number };
+
 export type ComputerTurn = {
   responseId: string;
   calls: ComputerCall[];
+  functionCalls: FunctionCall[];
   /** Reasoning summaries, in order. */
   reasoning: string[];
   /** Assistant message text, in order. */

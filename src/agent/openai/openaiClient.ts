@@ -122,7 +122,8 @@ function responsesBody(request: ComputerRequest): ResponseCreateParamsNonStreami
   return {
     model: request.model,
     instructions: request.instructions,
-    tools: [tool],
+    // Custom tools take any JSON object: their arguments are the user's to define, and rote checks they are JSON.
+    tools: [tool, ...request.functions.map((fn): Tool => ({ type: 'function', name: fn.name, description: fn.description, parameters: fn.parameters, strict: false }))],
     input: request.input.map(inputItem),
     ...(request.previousResponseId ? { previous_response_id: request.previousResponseId } : {}),
     // The preview model documents 'concise' summaries; newer models choose with 'auto'.
@@ -151,6 +152,8 @@ function inputItem(item: ComputerInput): ResponseInputItem {
       };
       return output;
     }
+    case 'function-output':
+      return { type: 'function_call_output', call_id: item.callId, output: item.output };
   }
 }
 
@@ -163,6 +166,7 @@ function computerTurn(response: Response): ComputerTurn {
   const turn: ComputerTurn = {
     responseId: response.id,
     calls: [],
+    functionCalls: [],
     reasoning: [],
     messages: [],
     refusals: [],
@@ -185,6 +189,9 @@ function computerTurn(response: Response): ComputerTurn {
         turn.calls.push(call);
         break;
       }
+      case 'function_call':
+        turn.functionCalls.push({ callId: item.call_id, name: item.name, arguments: item.arguments, after: turn.calls.length });
+        break;
       case 'reasoning':
         for (const part of item.summary ?? []) if (part.text.trim()) turn.reasoning.push(part.text.trim());
         break;
@@ -195,7 +202,7 @@ function computerTurn(response: Response): ComputerTurn {
         }
         break;
       default:
-        // Other tools' items cannot appear: only the computer tool is offered.
+        // Other tools' items cannot appear: only the computer tool and function tools are offered.
         break;
     }
   }

@@ -12,6 +12,7 @@ const observation: Observation = {
     { action: { type: 'click', x: 300, y: 120, button: 'left' }, intent: 'Fill "First name"', kind: 'cached' },
     { action: { type: 'type', text: 'Alan' }, intent: 'Fill "First name"', kind: 'cached' },
   ],
+  tools: [],
   divergence: { step: 2, intent: 'Fill "Last name"', reason: 'target is now "Stay signed in" (button), expected "Last name" (textbox)' },
 };
 

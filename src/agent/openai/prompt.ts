@@ -90,6 +90,13 @@ export function errorNote(problem: string): string {
   return `Error: ${problem}. Nothing was done. Look at the current screen and answer again.`;
 }
 
-function stepLines(steps: { action: Action; intent?: string; kind: StepKind }[], offset: number, scale: Scale): string[] {
-  return steps.map((step, index) => `${offset + index + 1}. ${JSON.stringify(toComputerAction(step.action, scale))} ${KIND_LABEL[step.kind]}${step.intent ? `: ${step.intent}` : ''}`);
+function stepLines(steps: { action: Action; intent?: string; kind: StepKind; result?: unknown }[], offset: number, scale: Scale): string[] {
+  return steps.map((step, index) => `${offset + index + 1}. ${JSON.stringify(toComputerAction(step.action, scale))} ${KIND_LABEL[step.kind]}${step.intent ? `: ${step.intent}` : ''}${resultLine(step.result)}`);
+}
+
+/** A custom tool's result, shortened: the model may need what a lookup returned even when rote made the call. */
+function resultLine(result: unknown): string {
+  if (result === undefined) return '';
+  const text = JSON.stringify(result);
+  return ` (returned ${text.length <= 300 ? text : `${text.slice(0, 299)}…`})`;
 }

@@ -9,6 +9,7 @@ const base: Observation = {
   url: 'http://127.0.0.1/',
   viewport: { width: 10, height: 10 },
   history: [{ action: { type: 'type', text: 'x' }, kind: 'cached' }],
+  tools: [],
 };
 const click = { type: 'click' as const, x: 1, y: 1, button: 'left' as const };
 

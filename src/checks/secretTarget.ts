@@ -1,0 +1,78 @@
+import type { BoundParams } from '../params/params.js';
+import { fold } from '../params/fold.js';
+import { redactValues, secretNames, secretValues } from '../params/secret.js';
+import { hideSecrets } from '../params/template.js';
+import type { Fingerprint } from './fingerprint.js';
+import type { ShownValue } from './shownValues.js';
+import { CONTEXT_NAME_LIMIT } from './target.js';
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/**
+ * A target's fingerprint as stored: a secret its accessible name shows (a "Log in as hunter2"
+ * button, an option or a label echoing it) as `{{name}}`. A replay renders it back with its own
+ * values (recordedName), so the target is still checked by its full name.
+ */
+export function storedFingerprint(fingerprint: Fingerprint, params: BoundParams): Fingerprint {
+  if (secretNames(params).size === 0) return fingerprint;
+  for (const name of secretNames(params)) {
+    const value = params[name] ?? '';
+    // A name that is the secret case and punctuation aside (semantic targets match so) goes whole.
+    if (fold(value) !== '' && fold(value) === fold(fingerprint.name)) return { ...fingerprint, name: `{{${name}}}` };
+  }
+  return { ...fingerprint, name: hideSecrets(fingerprint.name, params).template };
+}
+
+/**
+ * A target's container as stored (`row: Ada hunter2`), secrets as `{{name}}`. Its name is cut at
+ * CONTEXT_NAME_LIMIT characters, so it may end in the first characters of a secret: those go too.
+ */
+export function storedContext(context: string | null, params: BoundParams): string | null {
+  if (context === null || secretNames(params).size === 0) return context;
+  let hidden = hideSecrets(context, params).template;
+  const separator = context.indexOf(': ');
+  if (separator < 0 || context.length - separator - 2 < CONTEXT_NAME_LIMIT) return hidden;
+  for (const name of secretNames(params)) {
+    const value = params[name] ?? '';
+    for (let length = value.length - 1; length > 0; length--) {
+      if (!hidden.endsWith(value.slice(0, length))) continue;
+      hidden = `${hidden.slice(0, -length)}{{${name}}}`;
+      break;
+    }
+  }
+  return hidden;
+}
+
+/**
+ * A watched control as stored: no secret in its selector (rendered back on use) nor in its label,
+ * which is only shown, and folded (lower case, punctuation as spaces), so a secret may stand
+ * there folded too.
+ */
+export function storedWatch(watch: ShownValue, params: BoundParams): ShownValue {
+  if (secretNames(params).size === 0) return watch;
+  const values = secretValues(params);
+  const label = redactValues(watch.label, [...values, ...values.map(fold).filter((folded) => folded !== '')]);
+  return { ...watch, label, selector: hideSecrets(watch.selector, params).template };
+}
+
+/** A stored name, context or selector with this run's secret values in place of their `{{name}}`. */
+export function renderSecrets(text: string, params: BoundParams): string {
+  const secrets = secretNames(params);
+  if (secrets.size === 0 || !text.includes('{{')) return text;
+  return text.replace(PLACEHOLDER, (whole, name: string) => (secrets.has(name) ? params[name]! : whole));
+}
+
+/** The name the recorded target would have with this run's secrets, as the page computes names. */
+export function recordedName(fingerprint: Fingerprint, params: BoundParams): string {
+  const rendered = renderSecrets(fingerprint.name, params);
+  return rendered === fingerprint.name ? rendered : rendered.replace(/\s+/g, ' ').trim();
+}
+
+/** The recorded context with this run's secrets, cut as a live context is. */
+export function recordedContext(context: string, params: BoundParams): string {
+  const rendered = renderSecrets(context, params);
+  if (rendered === context) return context;
+  const normalized = rendered.replace(/\s+/g, ' ').trim();
+  const separator = normalized.indexOf(': ');
+  return separator < 0 ? normalized : normalized.slice(0, separator + 2 + CONTEXT_NAME_LIMIT);
+}

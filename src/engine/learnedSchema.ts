@@ -1,0 +1,41 @@
+import { kindImpliedBy } from '../params/format.js';
+import type { ParamSchema } from '../params/paramType.js';
+import { templateUses } from '../params/template.js';
+import type { TrajectoryNode } from './trajectoryNode.js';
+
+/**
+ * The parameter types to store with the task after a run: what the caller declared, plus a type
+ * inferred from every format the new steps typed a value in (a date typed as 04/01/1990 makes
+ * `dob` a date), so a later run with a value that cannot be rendered that way is refused before
+ * any action instead of diverging halfway.
+ */
+export function learnedSchema(declared: ParamSchema, newNodes: readonly TrajectoryNode[]): ParamSchema | null {
+  const schema: ParamSchema = { ...declared };
+  for (const node of newNodes) {
+    for (const template of templatesOf(node)) {
+      for (const use of safeUses(template)) {
+        if (schema[use.name]) continue;
+        const kind = kindImpliedBy(use.formats);
+        if (kind) schema[use.name] = { type: kind, optional: true, inferred: true };
+      }
+    }
+  }
+  return Object.keys(schema).length > 0 ? schema : null;
+}
+
+function templatesOf(node: TrajectoryNode): string[] {
+  const templates: string[] = [];
+  if (node.action.type === 'type') templates.push(node.action.text);
+  if (node.action.type === 'goto') templates.push(node.action.url);
+  if (node.state.nameTemplate) templates.push(node.state.nameTemplate);
+  return templates;
+}
+
+function safeUses(template: string): ReturnType<typeof templateUses> {
+  try {
+    return templateUses(template);
+  } catch {
+    // A placeholder with an unknown format came from an agent's own text; it types as written.
+    return [];
+  }
+}

@@ -1,0 +1,94 @@
+import { RoteError } from '../../errors/roteError.js';
+import type { Format } from '../format.js';
+import { DATE_RULE, datePieces } from './date.js';
+import { MONEY_RULE, NUMBER_RULE, parseNumberPattern } from './number.js';
+import { isPhonePattern, PHONE_RULE } from './phone.js';
+import { CASES, WORD_RULE } from './text.js';
+import { TIME_RULE, timePieces } from './time.js';
+
+const ALLOWED = 'expected date:<pattern>, time:<pattern>, upper, lower, title, number:<pattern>, money:<pattern>, phone:<pattern> or word:<n>, several joined by |';
+
+/** `date:MM/DD/YYYY|upper`: formats joined by '|', applied left to right. Throws on a malformed format. */
+export function formatSpec(formats: readonly Format[]): string {
+  return formats.map((format) => {
+    const text = specOf(format);
+    const problem = problemWith(format);
+    if (problem) throw new RoteError('invalid-argument', `format ${JSON.stringify(text)} is not valid: ${problem}`);
+    return text;
+  }).join('|');
+}
+
+/** Inverse of formatSpec; '' is no formats. Each '|'-separated part is trimmed. */
+export function parseFormatSpec(spec: string): Format[] {
+  if (spec.trim() === '') return [];
+  return spec.split('|').map((part) => {
+    const piece = part.trim();
+    const format = readPiece(piece);
+    const problem = format ? problemWith(format) : ALLOWED;
+    if (problem) {
+      const where = piece === spec ? '' : ` in ${JSON.stringify(spec)}`;
+      throw new RoteError('invalid-argument', `format ${JSON.stringify(piece)}${where} is not valid: ${problem}`);
+    }
+    return format!;
+  });
+}
+
+function specOf(format: Format): string {
+  switch (format.kind) {
+    case 'case': return format.to;
+    case 'word': return `word:${format.index}`;
+    default: return `${format.kind}:${format.pattern}`;
+  }
+}
+
+function readPiece(piece: string): Format | null {
+  const colon = piece.indexOf(':');
+  const name = colon < 0 ? piece : piece.slice(0, colon);
+  const argument = colon < 0 ? undefined : piece.slice(colon + 1);
+  switch (name) {
+    case 'upper':
+    case 'lower':
+    case 'title':
+      return argument === undefined ? { kind: 'case', to: name } : null;
+    case 'date':
+    case 'time':
+    case 'number':
+    case 'money':
+    case 'phone':
+      return argument === undefined ? null : { kind: name, pattern: argument };
+    case 'word':
+      // Kept as NaN when not a whole number, so the word rule below names the problem.
+      return { kind: 'word', index: argument !== undefined && /^-?\d+$/.test(argument) ? Number(argument) : Number.NaN };
+    default:
+      return null;
+  }
+}
+
+/** What is wrong with a format, or null. Patterns may not hold | { } (they live inside {{name|spec}}). */
+function problemWith(format: Format): string | null {
+  if (format.kind === 'case') return (CASES as readonly string[]).includes(format.to) ? null : ALLOWED;
+  if (format.kind === 'word') return Number.isSafeInteger(format.index) && format.index !== 0 ? null : WORD_RULE;
+  const pattern = format.pattern;
+  if (/[|{}]/.test(pattern) || pattern.trim() !== pattern) return `${ruleFor(format.kind)}; | { } and surrounding spaces are not allowed`;
+  return patternIsValid(format.kind, pattern) ? null : ruleFor(format.kind);
+}
+
+function patternIsValid(kind: 'date' | 'time' | 'number' | 'money' | 'phone', pattern: string): boolean {
+  switch (kind) {
+    case 'date': return datePieces(pattern) !== null;
+    case 'time': return timePieces(pattern) !== null;
+    case 'number': return parseNumberPattern(pattern, false) !== null;
+    case 'money': return parseNumberPattern(pattern, true) !== null;
+    case 'phone': return isPhonePattern(pattern);
+  }
+}
+
+function ruleFor(kind: 'date' | 'time' | 'number' | 'money' | 'phone'): string {
+  switch (kind) {
+    case 'date': return DATE_RULE;
+    case 'time': return TIME_RULE;
+    case 'number': return NUMBER_RULE;
+    case 'money': return MONEY_RULE;
+    case 'phone': return PHONE_RULE;
+  }
+}
