@@ -36,6 +36,8 @@ export type CheckFail = {
   ok: false;
   node: TrajectoryNode;
   reason: string;
+  /** The failure comes from this run's values, not the page: polling longer cannot pass it. */
+  permanent?: boolean;
   expected?: Buffer;
   actual?: Buffer;
   diff?: Buffer;
@@ -63,14 +65,15 @@ export type CheckEnvironment = {
 export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, deadline: number): Promise<CheckResult> {
   const fail = (reason: string, evidence: Partial<CheckFail> = {}): CheckFail => ({ ok: false, node, reason, ...evidence });
 
+  // Failures that come from this run's values, not from the page: waiting cannot change them.
   const bound = bindAction(node, env.params, env.valueHashes);
-  if (typeof bound === 'string') return fail(bound);
+  if (typeof bound === 'string') return fail(bound, { permanent: true });
 
   const urlProblem = compareUrls(node.url, env.page.url(), env.params);
   if (urlProblem) return fail(urlProblem);
 
   const unused = unusedChangedParam(env, node);
-  if (unused) return fail(`parameter "${unused}" is not put on the page by the recorded steps from here, and its value differs from the recording's: replaying would leave the old value in place`);
+  if (unused) return fail(`parameter "${unused}" is not put on the page by the recorded steps from here, and its value differs from the recording's: replaying would leave the old value in place`, { permanent: true });
   const stale = await staleWatch(env, node);
   if (stale) return fail(stale);
 

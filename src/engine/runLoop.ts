@@ -265,12 +265,15 @@ export class RunLoop {
   private async pollCandidates(candidates: TrajectoryNode[], deadline: number): Promise<CheckPass | CheckFail> {
     let firstFailure: CheckFail | undefined;
     for (;;) {
+      let allPermanent = true;
       for (const candidate of candidates) {
         const result = await preCheck(this.env, candidate, deadline);
         if (result.ok) return result;
         if (candidate === candidates[0]) firstFailure = result;
+        allPermanent &&= result.permanent === true;
       }
-      if (Date.now() >= deadline) return firstFailure!;
+      // A divergence caused by this run's values is known at once: no page change can pass it.
+      if (Date.now() >= deadline || allPermanent) return firstFailure!;
       await this.input.page.waitForTimeout(50);
     }
   }
