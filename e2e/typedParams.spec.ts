@@ -168,4 +168,8 @@ test('native date and time inputs are set by value on replay, whatever keys the 
   expect(second.status, second.error).toBe('replayed');
   expect(agent.calls).toBe(calls);
   expect(app.submissions[1]).toEqual({ start: '2025-12-31', at: '07:30' });
+  // The inputs take ISO values only: the recording taught rote that start is a date.
+  const wrong = await run({ start: '12/31/2025', at: '07:30' }).catch((thrown: unknown) => thrown as Error);
+  expect((wrong as Error).message).toContain('params.start must be a date as YYYY-MM-DD');
+  expect(app.submissions).toHaveLength(2);
 });

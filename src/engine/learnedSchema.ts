@@ -1,5 +1,5 @@
 import { kindImpliedBy } from '../params/format.js';
-import type { ParamSchema } from '../params/paramType.js';
+import type { ParamKind, ParamSchema } from '../params/paramType.js';
 import { templateUses } from '../params/template.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
@@ -15,12 +15,25 @@ export function learnedSchema(declared: ParamSchema, newNodes: readonly Trajecto
     for (const template of templatesOf(node)) {
       for (const use of safeUses(template)) {
         if (schema[use.name]) continue;
-        const kind = kindImpliedBy(use.formats);
+        const kind = kindImpliedBy(use.formats) ?? valueInputKind(node);
         if (kind) schema[use.name] = { type: kind, optional: true, inferred: true };
       }
     }
   }
   return Object.keys(schema).length > 0 ? schema : null;
+}
+
+/** A native date or time input set by value takes only an ISO date or a 24-hour time. */
+function valueInputKind(node: TrajectoryNode): ParamKind | undefined {
+  if (node.state.typeMode !== 'value' || node.action.type !== 'type') return undefined;
+  switch (node.fingerprint?.inputType) {
+    case 'date':
+      return 'date';
+    case 'time':
+      return 'time';
+    default:
+      return undefined;
+  }
 }
 
 function templatesOf(node: TrajectoryNode): string[] {
