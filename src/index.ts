@@ -17,3 +17,7 @@ export { openaiComputerAgent, type ModelAgent } from './agent/openai/computerAge
 export { chatCompletionsAgent } from './agent/openai/chatAgent.js';
 export type { OpenAIComputerAgentOptions, ChatCompletionsAgentOptions, ModelAgentOptions } from './agent/openai/agentOptions.js';
 export type { SafetyCheck, ComputerToolForm } from './agent/openai/modelTypes.js';
+export { exportRecording, type ExportedRecording } from './recordings/exportRecording.js';
+export { importRecording, type ImportRecordingOptions, type ImportedRecording } from './recordings/importRecording.js';
+export { readRecording, type Recording } from './recordings/readRecording.js';
+export { RECORDING_FORMAT, RECORDING_VERSION, type RecordingFile, type RecordingNode } from './recordings/recordingSchema.js';

@@ -72,6 +72,20 @@ export async function compareCrops(recorded: Buffer, actual: Buffer, masks: read
 }
 
 /**
+ * The diff image of two crops of one size (masked regions blanked), whether or not they count
+ * as a match: evidence to look at, not a verdict. Undefined when the sizes differ.
+ */
+export async function diffImage(recorded: Buffer, actual: Buffer, masks: readonly Box[]): Promise<Buffer | undefined> {
+  const [expected, current] = await Promise.all([decode(recorded), decode(actual)]);
+  if (expected.width !== current.width || expected.height !== current.height) return undefined;
+  paintMasks(expected, masks);
+  paintMasks(current, masks);
+  const diff = Buffer.alloc(expected.data.length);
+  pixelmatch(expected.data, current.data, diff, expected.width, expected.height, { threshold: 0.1 });
+  return sharp(diff, { raw: { width: expected.width, height: expected.height, channels: 4 } }).png().toBuffer();
+}
+
+/**
  * Playwright's stable-screenshot idea, one shot in the usual case: take the crop and compare;
  * on a mismatch keep taking it until two consecutive shots are equal (the page has settled)
  * or the deadline passes, and compare the last one.

@@ -3,7 +3,11 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MODEL } from './agentChoice.js';
 import { RoteError } from '../errors/roteError.js';
 import { demoCommand } from './demoCommand.js';
+import { recordCommand, type RecordCommandOptions } from './recordCommand.js';
+import { exportCommand } from './exportCommand.js';
+import { importCommand } from './importCommand.js';
 import { runsCommand } from './runsCommand.js';
+import { tasksCommand } from './tasksCommand.js';
 
 const program = new Command()
   .name('rote')
@@ -32,6 +36,67 @@ program
   .action((options: { store: string; limit: number; json?: boolean }) => {
     process.exitCode = runsCommand(options);
   });
+
+program
+  .command('record')
+  .description('Record a task done by a person in a browser window, as a trajectory rote replays with new values.')
+  .option('--url <url>', 'the page to start on')
+  .option('--task <text>', 'what the task does, in words; parameter values in it become {{name}}')
+  .option('--param <name=value>', 'a parameter and the value the person types (repeatable)', collect)
+  .option('--secret <name>', 'a --param whose value is secret: never stored, logged or shown (repeatable)', collect)
+  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--headless', 'no window: for a script or test that drives the page itself')
+  .addHelpText('after', '\nFinish with the "Finish recording" button on the page, by closing the page, or Enter here; Ctrl+C aborts without storing.\nExample:\n  rote record --url http://127.0.0.1:3000/intake --task "Register patient Ada Lovelace" \\\n    --param firstName=Ada --param lastName=Lovelace\n')
+  .action(async (options: RecordCommandOptions) => {
+    process.exitCode = await recordCommand(options);
+  });
+
+program
+  .command('tasks')
+  .description('List the cached tasks in a store, with their keys and number of steps.')
+  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--json', 'print JSON')
+  .action((options: { store: string; json?: boolean }) => {
+    process.exitCode = tasksCommand(options);
+  });
+
+program
+  .command('export')
+  .description('Write a task\'s trajectory as a recording folder (recording.json and evidence/*.png) to review and commit.')
+  .argument('<task>', 'a task key, a unique key prefix, or the exact task template (see rote tasks)')
+  .requiredOption('--out <folder>', 'the recording folder to write (new, empty, or an earlier export to update)')
+  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--json', 'print JSON')
+  .action(async (task: string, options: { out: string; store: string; json?: boolean }) => {
+    process.exitCode = await exportCommand(task, options);
+  });
+
+program
+  .command('import')
+  .description('Store the trajectory of a recording folder, so runs on that origin replay it.')
+  .argument('<folder>', 'a recording folder written by rote export')
+  .option('--store <path>', 'SQLite file (created if missing)', '.rote/rote.db')
+  .option('--base-url <url>', 'replay on this origin instead of the recorded one (e.g. http://localhost:3000)', httpUrl)
+  .option('--json', 'print JSON')
+  .action(async (folder: string, options: { store: string; baseUrl?: string; json?: boolean }) => {
+    process.exitCode = await importCommand(folder, options);
+  });
+
+function httpUrl(value: string): string {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new InvalidArgumentError(`expected an http(s) URL such as http://localhost:3000, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** A repeatable option's values, in order. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);

@@ -27,7 +27,7 @@ export type AgentStep = {
 export async function performAgentStep(
   page: Page,
   action: Action,
-  input: { intent: string | undefined; params: BoundParams; taskId: string; parentId: string | null; deadline: number },
+  input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: number },
 ): Promise<AgentStep> {
   const { params } = input;
   const evidence = await captureEvidence(page, action, params);
@@ -73,7 +73,7 @@ export async function performAgentStep(
   // Text typed in a form that cannot be told for sure stays literal; a replay with another value
   // for its parameter must hand over there rather than type the old text (see preCheck).
   const literal = (stored.literal ?? []).filter((name) => params[name] !== undefined);
-  if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.taskId, name, params[name]!)]));
+  if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.valueSalt, name, params[name]!)]));
 
   const crop = evidence.crop ? { hash: createHash('sha256').update(evidence.crop).digest('hex'), bytes: evidence.crop } : null;
   // The intent is stored with parameter values as templates too: "Open {{customerName}}" reads right for the next customer.

@@ -100,8 +100,9 @@ export function namesUsedBy(node: TrajectoryNode): string[] {
 
 /**
  * A fingerprint of a parameter's value, so a later run can tell "same value as recorded" without
- * the value being stored. Keyed by task, so equal values of other tasks do not line up.
+ * the value being stored. Salted by task (TaskIdentity.valueSalt, origin-free), so equal values of
+ * other tasks do not line up while a recording imported onto another host still does.
  */
-export function valueHash(taskKey: string, name: string, value: string): string {
-  return createHash('sha256').update(`${taskKey}\u0000${name}\u0000${value}`).digest('hex').slice(0, 20);
+export function valueHash(salt: string, name: string, value: string): string {
+  return createHash('sha256').update(`${salt}\u0000${name}\u0000${value}`).digest('hex').slice(0, 20);
 }

@@ -23,6 +23,7 @@ import { performAgentStep, type AgentStep } from './agentStep.js';
 import { checkToolCall } from './toolChecks.js';
 import { callTool, recordToolStep, resultForAgent } from './toolStep.js';
 import { namesUsedBy, valueHash } from './paramBindings.js';
+import { evidenceAtRecordedPlace } from './divergenceEvidence.js';
 import { preCheck, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
 import { doesSameWork, sameStep } from './recordStep.js';
 import { commitRun, markRunFailed } from './runCommit.js';
@@ -105,7 +106,7 @@ export class RunLoop {
     this.valueHashes = Object.fromEntries(
       Object.entries(input.params)
         .filter(([name]) => !secrets.has(name))
-        .map(([name, value]) => [name, valueHash(input.identity.key, name, value)]),
+        .map(([name, value]) => [name, valueHash(input.identity.valueSalt, name, value)]),
     );
     input.context.redact = (line) => redactSecrets(line, input.params);
     this.env = {
@@ -233,6 +234,7 @@ export class RunLoop {
       if (checked.expected) divergence.expected = checked.expected;
       if (checked.actual) divergence.actual = checked.actual;
       if (checked.diff) divergence.diff = checked.diff;
+      else if (!checked.expected) Object.assign(divergence, await evidenceAtRecordedPlace(this.env, checked.node));
       this.input.context.log(`step ${this.steps.length} diverged: ${checked.reason}`);
       return divergence;
     }
@@ -360,7 +362,7 @@ export class RunLoop {
     this.guardSteps();
     const started = Date.now();
     this.dialogs.beginStep('record');
-    const stepInput = { intent, params, taskId: identity.key, parentId: this.position, deadline: context.deadline };
+    const stepInput = { intent, params, taskId: identity.key, valueSalt: identity.valueSalt, parentId: this.position, deadline: context.deadline };
     let step: AgentStep;
     if (action.type === 'tool') {
       const recorded = await recordToolStep(page, action, this.toolNamed(action.name), stepInput);

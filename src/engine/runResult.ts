@@ -25,7 +25,10 @@ export type Divergence = {
   nodeId?: string;
   intent?: string;
   reason: string;
-  /** The recorded crop, the live crop and their pixel diff, where the visual check failed. */
+  /**
+   * The recorded crop, the live crop and their pixel diff: from the visual check when it failed,
+   * else the live page where the target was recorded (renamed, covered, gone), when the step has a crop.
+   */
   expected?: Buffer;
   actual?: Buffer;
   diff?: Buffer;

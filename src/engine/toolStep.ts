@@ -38,7 +38,7 @@ export async function recordToolStep(
   page: Page,
   action: ToolAction,
   tool: Tool,
-  input: { intent: string | undefined; params: BoundParams; taskId: string; parentId: string | null; deadline: number },
+  input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: number },
 ): Promise<AgentStep & { result: unknown }> {
   const { params } = input;
   // Templated before the tool runs: its code may change the object it is given.
@@ -57,7 +57,7 @@ export async function recordToolStep(
   // An argument rendering a value in a form that could not be told for sure stays literal; a replay
   // with another value for it must hand over rather than pass the old text (see preCheck).
   const literal = (stored.literal ?? []).filter((name) => params[name] !== undefined);
-  if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.taskId, name, params[name]!)]));
+  if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.valueSalt, name, params[name]!)]));
   const intent = input.intent === undefined ? undefined : templatize(input.intent, params).template;
   const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: stored.action, intent, evidence, cropHash: null });
   return { node, crop: null, result };

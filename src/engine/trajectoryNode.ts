@@ -66,9 +66,10 @@ export type TrajectoryNode = {
   lastSuccessAt: number | null;
 };
 
-const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
-const fingerprintSchema = z.object({ role: z.string(), name: z.string(), tag: z.string(), inputType: z.string().nullable() });
-const stateSchema = z
+/** Shapes of a node's evidence, shared with recordings (which read them strictly). */
+export const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+export const fingerprintSchema = z.object({ role: z.string(), name: z.string(), tag: z.string(), inputType: z.string().nullable() });
+export const stateSchema = z
   .object({
     typeMode: z.enum(['keys', 'replace', 'select', 'value']).optional(),
     checkedBefore: z.boolean().nullable().optional(),

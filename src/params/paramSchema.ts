@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { RoteError } from '../errors/roteError.js';
 import { PARAM_KINDS, ParamType, type ParamSchema, type ParamSpec } from './paramType.js';
 
-const specSchema = z
+/** One parameter's stored type (`ParamSpec`); recordings validate their `params` with it. */
+export const specSchema = z
   .object({
     type: z.enum(PARAM_KINDS),
     options: z.array(z.string().min(1)).min(1).optional(),

@@ -4,7 +4,14 @@ import type { BoundParams } from './params.js';
 import { hideSecrets, isTemplate, missingNames, templatize } from './template.js';
 import { normalizeUrl } from './url.js';
 
-export type TaskIdentity = { key: string; template: string; tags: string[]; startUrl: string };
+export type TaskIdentity = {
+  key: string;
+  template: string;
+  tags: string[];
+  startUrl: string;
+  /** Salts the hashes of recorded values: the task without its origin, so a recording imported onto another host keeps them. */
+  valueSalt: string;
+};
 
 /**
  * The cache key of a task: its text with parameter values replaced by their names, its tags
@@ -26,8 +33,34 @@ export function taskIdentity(task: string, params: BoundParams, tags: readonly s
   } else {
     template = templatize(task, params).template;
   }
-  const sortedTags = [...new Set(tags)].sort();
+  const sortedTags = sortTags(tags);
   const normalizedStart = normalizeUrl(startUrl, params);
-  const key = createHash('sha256').update(JSON.stringify([template.trim(), sortedTags, normalizedStart])).digest('hex').slice(0, 32);
-  return { key, template, tags: sortedTags, startUrl: normalizedStart };
+  return { key: taskKeyOf(template, sortedTags, normalizedStart), template, tags: sortedTags, startUrl: normalizedStart, valueSalt: valueSaltOf(template, sortedTags, normalizedStart) };
+}
+
+/**
+ * The key of a task already in its stored form (a template, tags, a normalized start URL): what
+ * `taskIdentity` computes for a run, so an imported trajectory is found by a later run.
+ */
+export function taskKeyOf(template: string, tags: readonly string[], normalizedStartUrl: string): string {
+  return createHash('sha256').update(JSON.stringify([template.trim(), sortTags(tags), normalizedStartUrl])).digest('hex').slice(0, 32);
+}
+
+/**
+ * What recorded value hashes are keyed by: the task's template, tags and start path, without the
+ * origin (staging and production, or a test app on a random port, are the same task's values).
+ */
+export function valueSaltOf(template: string, tags: readonly string[], normalizedStartUrl: string): string {
+  let path = normalizedStartUrl;
+  try {
+    const url = new URL(normalizedStartUrl);
+    path = `${url.pathname}${url.search}`;
+  } catch {
+    // Not an absolute URL (about:blank, a relative one): used as it is.
+  }
+  return createHash('sha256').update(JSON.stringify(['values', template.trim(), sortTags(tags), path])).digest('hex').slice(0, 32);
+}
+
+function sortTags(tags: readonly string[]): string[] {
+  return [...new Set(tags)].sort();
 }

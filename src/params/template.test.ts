@@ -118,3 +118,13 @@ describe('templatize with formats', () => {
     expect(renderKnown('{{x}} {{at|time:h:mm A}}', { at: '13:00' })).toBe('{{x}} 1:00 PM');
   });
 });
+
+describe('value salt', () => {
+  it('is the same task on another host, so recorded value hashes survive an import there; the key is not', () => {
+    const here = taskIdentity('Register {{name}}', { name: 'Ann' }, ['a'], 'http://127.0.0.1:4000/intake?id=7', 'w');
+    const there = taskIdentity('Register {{name}}', { name: 'Bob' }, ['a'], 'https://staging.example.test/intake?id=9', 'w');
+    expect(there.valueSalt).toBe(here.valueSalt);
+    expect(there.key).not.toBe(here.key);
+    expect(taskIdentity('Register {{name}}', { name: 'Ann' }, ['b'], 'http://127.0.0.1:4000/intake', 'w').valueSalt).not.toBe(here.valueSalt);
+  });
+});

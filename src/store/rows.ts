@@ -8,6 +8,8 @@
 import type { blobs, nodes, RunStatus, runSteps, runs, tasks } from './schema.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
+/** A task with the number of its nodes (`Store.listTasks`). */
+export type TaskSummary = TaskRow & { nodes: number };
 export type NodeRow = typeof nodes.$inferSelect;
 /** A node to insert: omitted nullable fields become null, counters 0, `endsRun` false. */
 export type NewNodeRow = typeof nodes.$inferInsert;

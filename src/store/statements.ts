@@ -43,6 +43,14 @@ export function prepareStatements(db: RoteDatabase) {
   const client = db.$client;
   return {
     getTask: db.select().from(tasks).where(eq(tasks.id, p('id'))).prepare(),
+    /** Every task with the number of its nodes, by template, then key. */
+    listTasks: db
+      .select({ ...getTableColumns(tasks), nodes: count(nodes.id) })
+      .from(tasks)
+      .leftJoin(nodes, eq(nodes.taskId, tasks.id))
+      .groupBy(tasks.id)
+      .orderBy(asc(tasks.taskTemplate), asc(tasks.id))
+      .prepare(),
     taskCount: db.select({ n: count() }).from(tasks).prepare(),
     nodeCount: db.select({ n: count() }).from(nodes).prepare(),
     upsertTask: db
@@ -72,6 +80,8 @@ export function prepareStatements(db: RoteDatabase) {
       .orderBy(sql`${nodes.lastSuccessAt} DESC NULLS LAST`, asc(nodes.createdAt), asc(nodes.id))
       .prepare(),
     insertNode: db.insert(nodes).values(placeholdersFor(nodeKeys)).prepare(),
+    /** An import's insert: a node already stored (same id) is left as it is, with what runs learned since. */
+    insertNodeIfNew: db.insert(nodes).values(placeholdersFor(nodeKeys)).onConflictDoNothing({ target: nodes.id }).prepare(),
     recordNodeUse: db
       .update(nodes)
       .set({

@@ -12,6 +12,7 @@ import type {
   RunRow,
   RunStepRow,
   TaskRow,
+  TaskSummary,
 } from './rows.js';
 import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
 
@@ -47,6 +48,11 @@ export class Store {
 
   getTask(id: string): TaskRow | undefined {
     return this.guard('read task', () => this.statements.getTask.get({ id }));
+  }
+
+  /** Every task with the number of its recorded steps, by template. */
+  listTasks(): TaskSummary[] {
+    return this.guard('list tasks', () => this.statements.listTasks.all());
   }
 
   taskCount(): number {
@@ -128,18 +134,25 @@ export class Store {
 
   /**
    * Stores whole trajectories that no run produced (an imported recording, a benchmark's fill):
-   * tasks upserted as in commitRun, blobs, nodes; all of them in one transaction.
+   * tasks upserted as in commitRun, blobs, nodes; all of them in one transaction. A node whose id
+   * is already stored is left as it is, so importing the same trajectory twice changes nothing.
    */
   importTrajectories(items: readonly ImportedTrajectory[]): void {
     this.guard(`import ${items.length} trajectories`, () => {
       const write = this.db.$client.transaction(() => {
-        for (const item of items) this.writeTrajectory(item.task, item.blobs ?? [], item.nodes, Date.now());
+        for (const item of items) this.writeTrajectory(item.task, item.blobs ?? [], item.nodes, Date.now(), { keepExisting: true });
       });
       write.immediate();
     });
   }
 
-  private writeTrajectory(task: TaskRow | undefined, blobs: readonly NewBlob[], newNodes: readonly NewNodeRow[], now: number): void {
+  private writeTrajectory(
+    task: TaskRow | undefined,
+    blobs: readonly NewBlob[],
+    newNodes: readonly NewNodeRow[],
+    now: number,
+    options: { keepExisting?: boolean } = {},
+  ): void {
     const s = this.statements;
     if (task) {
       const stored = s.getTask.get({ id: task.id });
@@ -159,7 +172,17 @@ export class Store {
       if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
       s.insertBlob.run({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now });
     }
-    for (const node of newNodes) s.insertNode.run(withNodeDefaults(node));
+    // A run's new node ids are fresh: a clash there is a bug and fails the commit. An import keeps
+    // a node it stored before, but never lets one task's node id stand for another task's.
+    for (const node of newNodes) {
+      if (!options.keepExisting) {
+        s.insertNode.run(withNodeDefaults(node));
+        continue;
+      }
+      const stored = s.getNode.get({ id: node.id });
+      if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
+      if (!stored) s.insertNodeIfNew.run(withNodeDefaults(node));
+    }
   }
 
   private commitTransaction(input: CommitRunInput): void {
