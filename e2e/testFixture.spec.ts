@@ -126,6 +126,12 @@ test('the next test replays it from a shared store only', async ({ page, rote },
   if (testInfo.project.name === 'shared store') expect(result).toBeReplayed();
   else expect(result).not.toBeReplayed();
 });
+
+test('a replay-only run that is not replayed fails the test even when the test never asserts on it', async ({ page, rote }) => {
+  test.fail();
+  await page.goto(app.url);
+  await rote.run({ task: 'A task nobody recorded', mode: 'replay-only' });
+});
 `,
   );
   const { exitCode, output } = await project.run({ CI: undefined });
@@ -136,6 +142,11 @@ test('the next test replays it from a shared store only', async ({ page, rote },
     'shared store › the next test replays it from a shared store only': 'passed',
     'default store › the agent does the task the first time': 'passed',
     'default store › the next test replays it from a shared store only': 'passed',
+    // Failed as the test declared (test.fail()), so the run itself passed.
+    'shared store › a replay-only run that is not replayed fails the test even when the test never asserts on it': 'failed',
+    'default store › a replay-only run that is not replayed fails the test even when the test never asserts on it': 'failed',
   });
+  const silent = results(project).get('default store › a replay-only run that is not replayed fails the test even when the test never asserts on it');
+  expect(silent?.error?.message).toContain('rote.run("A task nobody recorded") was not replayed from the cache');
   expect(readdirSync(join(project.dir, 'cache'))).toContain('rote.db');
 });

@@ -30,11 +30,14 @@ async function roteFixture({ rote: config, page }: { rote: RoteTestConfig; page:
   const baseDir = testInfo.config.configFile ? dirname(testInfo.config.configFile) : process.cwd();
   const resolved = resolveTestConfig(config, baseDir);
   const rote = await Rote.open({ store: resolved.store });
+  const fixture = new TestRote(rote, page, testInfo, resolved, baseDir);
   try {
-    await use(new TestRote(rote, page, testInfo, resolved, baseDir));
+    await use(fixture);
   } finally {
     await rote.close();
   }
+  const verdict = fixture.verdict();
+  if (verdict) throw verdict;
 }
 
 export type RoteTestArgs = PlaywrightTestArgs & PlaywrightTestOptions & { rote: RoteFixture };

@@ -5,7 +5,8 @@ import { RoteError } from '../errors/roteError.js';
 import type { Rote } from '../rote.js';
 import type { ToolFunction, ToolOptions } from '../tools/toolRegistry.js';
 import { importRecordingFolder, recordingFolder, type ImportedRecording } from './recordingSource.js';
-import { runReport } from './runSummary.js';
+import { describeOutcome, runReport } from './runSummary.js';
+import { assertedResults } from './toBeReplayed.js';
 import type { ResolvedTestConfig } from './testOptions.js';
 
 /** `rote.run`'s options in a test: the page is the test's own, and a recording can stand for the task. */
@@ -34,6 +35,7 @@ export type RoteFixture = {
 
 export class TestRote implements RoteFixture {
   private readonly imported = new Map<string, ImportedRecording>();
+  private readonly unreplayed: RunResult[] = [];
   private runs = 0;
 
   constructor(
@@ -59,7 +61,19 @@ export class TestRote implements RoteFixture {
     if (source && result.taskKey !== source.taskKey) explainMiss(result, source, recording!, startedAt);
     this.runs++;
     if (shouldAttach(result, mode)) await this.attachEvidence(result);
+    if (mode === 'replay-only' && result.status !== 'replayed') this.unreplayed.push(result);
     return result;
+  }
+
+  /**
+   * Called when the test is over: a replay-only run that did not replay fails the test even if the
+   * test never asserted on it (a regression must not pass silently). One the test checked with
+   * `toBeReplayed()` was already judged there, so it is not reported twice.
+   */
+  verdict(): Error | undefined {
+    const silent = this.unreplayed.filter((result) => !assertedResults.has(result));
+    if (silent.length === 0) return undefined;
+    return new Error(silent.map((result) => `rote.run(${JSON.stringify(result.task)}) was not replayed from the cache: ${describeOutcome(result)}`).join('\n'));
   }
 
   tool<Pre = unknown, Post = unknown>(name: string, fn: ToolFunction, options?: ToolOptions<Pre, Post>): this {

@@ -2,6 +2,9 @@ import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
 import type { RunResult } from '../engine/runResult.js';
 import { describeOutcome } from './runSummary.js';
 
+/** Results a test asserted on with toBeReplayed: the fixture leaves their verdict to the test. */
+export const assertedResults = new WeakSet<object>();
+
 /**
  * `expect(result).toBeReplayed()`: passes only when every step came from the cache (status
  * `replayed`). The failure names the step, its intent and the reason, so the test's error alone
@@ -17,6 +20,7 @@ export function toBeReplayed(this: ExpectMatcherState, received: unknown): Match
       message: () => `${hint}\n\nExpected the result of rote.run(...), got ${this.utils.printReceived(received)}`,
     };
   }
+  assertedResults.add(received);
   const pass = received.status === 'replayed';
   return {
     name,
