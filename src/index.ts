@@ -10,6 +10,7 @@ export type { ToolFunction, ToolContext, ToolOptions, ToolInfo } from './tools/t
 export { launchBrowser, CHROMIUM_ARGS, type LaunchBrowserOptions } from './browser/launch.js';
 export { findChromium } from './browser/findChromium.js';
 export { scriptedAgent } from './agent/scriptedAgent.js';
+export { PersonAgent, type PersonAgentOptions } from './recorder/personAgent.js';
 export { secret, type Secret } from './params/secret.js';
 export type { ParamValue, ParamsInput } from './params/params.js';
 export { param, ParamType, type ParamKind, type ParamSpec, type ParamSchemaEntry, type ParamSchemaInput } from './params/paramType.js';
