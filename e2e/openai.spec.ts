@@ -182,6 +182,15 @@ test('repeated 500s and a request timeout end the run as failed, with a clear me
   const slow = await rote.run(await openForm(), { task: INTAKE_TASK, params: first, agent: computerAgent(fake, { timeoutMs: 300, maxRetries: 0 }) });
   expect(slow.status).toBe('failed');
   expect(slow.error).toContain('openaiComputerAgent: the responses.create request timed out after 300 ms (1 attempt)');
+
+  // The run's deadline bounds the request too: the observation carries it, and the agent's own
+  // 60 s request timeout does not keep the run waiting past it.
+  fake.queue({ http: 200, delayMs: 5_000 });
+  const late = await rote.run(await openForm(), { task: INTAKE_TASK, params: first, agent: computerAgent(fake, { maxRetries: 0 }), timeout: 1_500 });
+  expect(late.status).toBe('failed');
+  const bound = Number(/responses\.create request timed out after (\d+) ms/.exec(late.error ?? '')?.[1]);
+  expect(late.error).toContain('responses.create request timed out after');
+  expect(bound).toBeLessThanOrEqual(1_500);
 });
 
 test('the token and model-call budgets of a run stop it before the next request', async ({ rote, openForm, fake }) => {

@@ -4,6 +4,10 @@ export type StepKind = 'cached' | 'relocated' | 'agent';
 
 /** What an agent sees when it is asked for the next actions. */
 export type Observation = {
+  /** The run this call belongs to: a new id is a new run (a new conversation for a model agent). */
+  runId: string;
+  /** When the run must end (epoch ms): an answer after it is not used, so a model call should not outlast it. */
+  deadline: number;
   /** The task as the caller gave it. */
   task: string;
   /** Bound parameter values; secrets are shown as "********". */

@@ -60,6 +60,8 @@ async function drive(page: Page, agentParams: Record<string, string>): Promise<{
   const answers: AgentAnswer[] = [];
   for (let call = 0; call < 30; call++) {
     const observation: Observation = {
+      runId: 'run-1',
+      deadline: Number.MAX_SAFE_INTEGER,
       task: 'Register the patient',
       params: agentParams,
       screenshot: await viewportScreenshot(page),

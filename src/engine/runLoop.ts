@@ -391,6 +391,8 @@ export class RunLoop {
     const viewport = page.viewportSize() ?? (await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })));
     const last = this.divergences.at(-1);
     const observation: Observation = {
+      runId: this.runId,
+      deadline: this.input.context.deadline,
       // Nothing the agent is shown holds a secret: the page's URL, a reason quoting it, the task.
       task: redactSecrets(task, params),
       params: maskedParams(params),

@@ -70,7 +70,7 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
     for (;;) {
       this.budget.checkBeforeRequest();
       const tools = [...this.actionTools, ...functionTools(observation.tools)];
-      const turn = await this.client.chatTurn({ model: this.options.model, messages: conversation.messages, tools });
+      const turn = await this.client.chatTurn({ model: this.options.model, messages: conversation.messages, tools, deadline: observation.deadline });
       this.budget.add(turn.usage);
       conversation.messages.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
       const reading = read(turn, scale, observation.tools);

@@ -84,6 +84,7 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
         instructions: COMPUTER_INSTRUCTIONS,
         input,
         functions: functionTools(observation.tools),
+        deadline: observation.deadline,
         ...(conversation.previousResponseId ? { previousResponseId: conversation.previousResponseId } : {}),
       });
       this.budget.add(turn.usage);

@@ -32,6 +32,8 @@ export type ComputerRequest = {
   /** Custom tools offered next to the computer tool, as function tools. */
   functions: ChatTool[];
   previousResponseId?: string;
+  /** The run's deadline (epoch ms): the request may not outlast it. */
+  deadline?: number;
 };
 
 /** One computer call: the model's actions as it sent them (unvalidated), and its safety checks. */
@@ -65,7 +67,8 @@ export type ChatMessage =
 /** A function tool: `parameters` is a JSON schema object. */
 export type ChatTool = { name: string; description: string; parameters: Record<string, unknown> };
 
-export type ChatRequest = { model: string; messages: ChatMessage[]; tools: ChatTool[] };
+/** `deadline`: the run's (epoch ms); the request may not outlast it. */
+export type ChatRequest = { model: string; messages: ChatMessage[]; tools: ChatTool[]; deadline?: number };
 
 export type ChatTurn = {
   text: string | null;

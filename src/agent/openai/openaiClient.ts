@@ -72,12 +72,19 @@ export function openaiModelClient(options: ModelClientOptions): ModelClient {
   const secret = options.apiKey ?? (options.keyOptional ? undefined : client.apiKey);
   const redact = (text: string) => (secret && secret.length >= 4 ? text.split(secret).join('[api key]') : text);
 
-  async function call<T>(what: string, send: () => Promise<T>): Promise<T> {
+  /**
+   * One model call (with the SDK's retries), bounded by the per-request timeout and by the run's
+   * deadline: an answer that arrives after the run has ended is of no use.
+   */
+  async function call<T>(what: string, deadline: number | undefined, send: (request: { timeout: number }) => Promise<T>): Promise<T> {
     const before = requests;
+    const left = deadline === undefined ? options.timeoutMs : deadline - Date.now();
+    if (left <= 0) throw new RoteError('timeout', `${options.caller}: the run's deadline passed before the ${what} request was sent`);
+    const timeout = Math.min(options.timeoutMs, left);
     try {
-      return await send();
+      return await send({ timeout });
     } catch (error) {
-      throw wireError(error, { caller: options.caller, what, attempts: requests - before, timeoutMs: options.timeoutMs, redact });
+      throw wireError(error, { caller: options.caller, what, attempts: requests - before, timeoutMs: timeout, redact });
     }
   }
 
@@ -86,12 +93,12 @@ export function openaiModelClient(options: ModelClientOptions): ModelClient {
       return requests;
     },
     async computerTurn(request) {
-      const response = await call('responses.create', () => client.responses.create(responsesBody(request)));
+      const response = await call('responses.create', request.deadline, (sent) => client.responses.create(responsesBody(request), sent));
       return computerTurn(response);
     },
     async chatTurn(request) {
-      const completion = await call('chat.completions.create', () =>
-        client.chat.completions.create({ model: request.model, messages: request.messages.map(chatMessage), tools: request.tools.map(chatTool) }),
+      const completion = await call('chat.completions.create', request.deadline, (sent) =>
+        client.chat.completions.create({ model: request.model, messages: request.messages.map(chatMessage), tools: request.tools.map(chatTool) }, sent),
       );
       const choice = completion.choices[0];
       const message = choice?.message;

@@ -3,6 +3,8 @@ import type { Observation } from '../agent.js';
 import { followUpNote, takeoverPrompt } from './prompt.js';
 
 const observation: Observation = {
+  runId: 'run-1',
+  deadline: Number.MAX_SAFE_INTEGER,
   task: 'Register patient Alan Turing in the intake form',
   params: { firstName: 'Alan', password: '********' },
   screenshot: Buffer.alloc(0),

@@ -3,6 +3,8 @@ import type { Observation } from '../agent.js';
 import { RunBudget, RunTracker } from './runState.js';
 
 const base: Observation = {
+  runId: 'run-1',
+  deadline: Number.MAX_SAFE_INTEGER,
   task: 't',
   params: { a: '1' },
   screenshot: Buffer.alloc(0),
@@ -25,6 +27,11 @@ describe('RunTracker', () => {
     expect(tracker.continues({ ...base, params: { a: '2' }, history: [...base.history, { action: click, kind: 'agent' }] })).toBe(false);
     tracker.forget();
     expect(tracker.continues({ ...base, history: [...base.history, { action: click, kind: 'agent' }] })).toBe(false);
+  });
+  it('takes another run id for a new run, even when everything else would continue', () => {
+    const tracker = new RunTracker();
+    tracker.remember(base, 1);
+    expect(tracker.continues({ ...base, runId: 'run-2', history: [...base.history, { action: click, kind: 'agent' }] })).toBe(false);
   });
 });
 

@@ -1,14 +1,14 @@
 /**
  * Per-run state of a model agent: telling a new run from the next call of the same run, and the
- * run's budget (model calls, tokens). The Agent interface has no run boundary, so a run is
- * recognised from its observations: within a run the task and parameters stay the same, the
- * history only grows, and the step after the last answer is the agent's own first action.
+ * run's budget (model calls, tokens). A new run id is a new run; within a run the conversation
+ * goes on only while the history grows from what the model saw, and the step after its last answer
+ * is its own first action (otherwise the engine replayed from the cache in between).
  */
 import type { AgentUsage, Observation } from '../agent.js';
 import { RoteError } from '../../errors/roteError.js';
 import type { TokenUsage } from './modelTypes.js';
 
-type Seen = { task: string; params: string; steps: string[]; answered: number };
+type Seen = { runId: string; task: string; params: string; steps: string[]; answered: number };
 
 export class RunTracker {
   private seen: Seen | undefined;
@@ -17,6 +17,7 @@ export class RunTracker {
   continues(observation: Observation): boolean {
     const seen = this.seen;
     if (!seen) return false;
+    if (seen.runId !== observation.runId) return false;
     if (seen.task !== observation.task || seen.params !== JSON.stringify(observation.params)) return false;
     const steps = observation.history.map(stepKey);
     if (steps.length < seen.steps.length + (seen.answered > 0 ? 1 : 0)) return false;
@@ -27,7 +28,7 @@ export class RunTracker {
 
   /** Remembers the observation an answer with `answered` actions was given to. */
   remember(observation: Observation, answered: number): void {
-    this.seen = { task: observation.task, params: JSON.stringify(observation.params), steps: observation.history.map(stepKey), answered };
+    this.seen = { runId: observation.runId, task: observation.task, params: JSON.stringify(observation.params), steps: observation.history.map(stepKey), answered };
   }
 
   forget(): void {
