@@ -60,7 +60,7 @@ bankTest('a tool call is recorded with its checks and replayed with new values a
 
   const replayer = payAgent();
   const replayed = await rote.run(await openAccount(), { task: TASK, params: { amount: '400' }, agent: replayer });
-  expect(replayed.status).toBe('replayed');
+  expect(replayed.status, replayed.error).toBe('replayed');
   expect(replayer.calls).toBe(0);
   expect(replayed.steps.map((step) => [step.kind, step.action.type])).toEqual([
     ['cached', 'tool'],
@@ -92,11 +92,11 @@ bankTest('a failing pre-check is a divergence: replay-only stops before the call
   expect(bank.payments.at(-1)).toEqual({ amount: '300', pin: '' });
 
   // The agent's call on a Savings account is kept as an alternative: next time it replays.
-  const again = await rote.run(await openAccount(), { task: TASK, params: { amount: '350' }, mode: 'replay-only', checkTimeout: 300 });
-  expect(again.status).toBe('replayed');
+  const again = await rote.run(await openAccount(), { task: TASK, params: { amount: '350' }, mode: 'replay-only' });
+  expect(again.status, again.error).toBe('replayed');
   bank.accountType = 'Checking';
-  const back = await rote.run(await openAccount(), { task: TASK, params: { amount: '360' }, mode: 'replay-only', checkTimeout: 300 });
-  expect(back.status).toBe('replayed');
+  const back = await rote.run(await openAccount(), { task: TASK, params: { amount: '360' }, mode: 'replay-only' });
+  expect(back.status, back.error).toBe('replayed');
   expect(bank.payments.map((payment) => payment.amount)).toEqual(['250', '300', '350', '360']);
 });
 
@@ -111,8 +111,8 @@ bankTest('a similarity under the threshold diverges, one above it passes', async
   await rote.run(await openAccount(), { task: TASK, params: { amount: '250' }, agent: payAgent() });
 
   bank.balance = 1100; // similarity 0.917
-  const close = await rote.run(await openAccount(), { task: TASK, params: { amount: '260' }, mode: 'replay-only', checkTimeout: 300 });
-  expect(close.status).toBe('replayed');
+  const close = await rote.run(await openAccount(), { task: TASK, params: { amount: '260' }, mode: 'replay-only' });
+  expect(close.status, close.error).toBe('replayed');
 
   bank.balance = 500; // similarity 0.417
   const far = await rote.run(await openAccount(), { task: TASK, params: { amount: '270' }, mode: 'replay-only', checkTimeout: 300 });
@@ -135,7 +135,7 @@ bankTest('a failing post-check is never a clean replay: replay-only stops before
   expect(bank.payments).toHaveLength(1);
 
   const agent = payAgent();
-  const handed = await rote.run(await openAccount(), { task: TASK, params: { amount: '400' }, agent, checkTimeout: 300 });
+  const handed = await rote.run(await openAccount(), { task: TASK, params: { amount: '400' }, agent });
   expect(handed.status).not.toBe('replayed');
   expect(handed.status).toBe('mixed');
   expect(agent.observations[0]!.divergence).toMatchObject({ step: 1, reason: expect.stringContaining('custom post-check of tool "fillPayment"') });
@@ -183,8 +183,8 @@ bankTest('a secret passed to a tool or captured by its check is never stored, an
   expect(calls[0]).toEqual({ amount: '250', pin: '4321-first' });
   expect(recorded.steps[0]!.action).toEqual({ type: 'tool', name: 'fillPayment', args: { amount: '250', pin: '********' } });
 
-  const replayed = await rote.run(await openAccount(), { task: TASK, params: { amount: '300', pin: secret('9876-second') }, mode: 'replay-only', checkTimeout: 300 });
-  expect(replayed.status).toBe('replayed');
+  const replayed = await rote.run(await openAccount(), { task: TASK, params: { amount: '300', pin: secret('9876-second') }, mode: 'replay-only' });
+  expect(replayed.status, replayed.error).toBe('replayed');
   expect(calls.at(-1)).toEqual({ amount: '300', pin: '9876-second' });
   expect(bank.payments.map((payment) => payment.pin)).toEqual(['4321-first', '9876-second']);
   const nodes = JSON.stringify(rote.store.subtree(recorded.taskKey, null, 10));
