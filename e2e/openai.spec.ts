@@ -57,7 +57,7 @@ test('a miss is solved by the model over the wire and recorded; the replay with 
   fake.brain = domBrain(page, { lookFirst: true });
   const result = await rote.run(page, { task: INTAKE_TASK, params: first, agent: computerAgent(fake) });
 
-  expect(result.status).toBe('agent');
+  expect(result.status, result.error).toBe('agent');
   expect(submissionProblems(first, app.submissions[0])).toEqual([]);
   expect(result.steps.every((step) => step.kind === 'agent')).toBe(true);
   // The reasoning summaries are the intents of the steps they produced.

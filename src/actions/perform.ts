@@ -111,9 +111,10 @@ const SELECT_FOCUSED_OPTION = `(function (wanted) {
   var fold = function (value) { return value.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim(); };
   var options = Array.prototype.slice.call(select.options);
   var w = fold(wanted);
-  // One word run the start of the other: "evening" and "Evening (6-9 PM)". Only when exactly one option fits.
+  // The wanted words start the label: "evening" for "Evening (6-9 PM)". Only when exactly one option fits.
   var startsWith = function (long, short) { return short !== '' && long.indexOf(short + ' ') === 0; };
-  var byPrefix = options.filter(function (o) { var l = fold(o.label); return startsWith(l, w) || startsWith(w, l); });
+  // Only the label may be longer: "Washington" is not the option for "Washington DC".
+  var byPrefix = options.filter(function (o) { return startsWith(fold(o.label), w); });
   var match = options.find(function (o) { return o.value === wanted || o.label === wanted; }) ||
     options.find(function (o) { return fold(o.value) === w || fold(o.label) === w; }) ||
     (byPrefix.length === 1 ? byPrefix[0] : undefined);
@@ -126,7 +127,7 @@ const SELECT_FOCUSED_OPTION = `(function (wanted) {
 
 /**
  * Chooses the option of the focused <select> whose value or label matches, case and punctuation
- * aside; failing that, the one option whose label starts with the text's words or is their start.
+ * aside; failing that, the one option whose label starts with the text's words.
  */
 async function selectFocusedOption(page: Page, text: string): Promise<void> {
   const chosen = (await page.evaluate(`${SELECT_FOCUSED_OPTION}(${JSON.stringify(text)})`)) as { ok: boolean; why?: string };

@@ -56,9 +56,12 @@ export async function performAgentStep(
     const held = (await page.evaluate(FOCUSED_VALUE).catch(() => '')) as string;
     if (held === '') evidence.state.typeMode = 'keys';
     else {
+      // Only a whole value is a template here: part of "2024-03-15T09:30" or "2024-03" set from
+      // a date would keep the rest old. Otherwise literal, guarded for every value in it.
       const templated = templatize(held, params);
-      stored.action = { ...stored.action, text: templated.template };
-      stored.literal = templated.literal;
+      const whole = /^\{\{[^{}]+\}\}$/.test(templated.template);
+      stored.action = { ...stored.action, text: whole ? templated.template : hideSecrets(held, params).template };
+      stored.literal = whole ? templated.literal : Object.keys(params).filter((name) => params[name] !== '' && (held.includes(params[name]!) || templated.template.includes(`{{${name}`) || templated.literal.includes(name)));
       ambiguous.splice(0, ambiguous.length, ...templated.ambiguous);
     }
   }

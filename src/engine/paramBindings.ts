@@ -78,8 +78,8 @@ export async function selectParam(page: Page, params: BoundParams): Promise<stri
   return Object.entries(params)
     .filter(([, value]) => {
       const wanted = fold(value);
-      const fits = (other: string) => startsWithWords(fold(other), wanted) || startsWithWords(wanted, fold(other));
-      return (startsWithWords(label, wanted) || startsWithWords(wanted, label)) && chosen.labels.filter(fits).length === 1;
+      const fits = (other: string) => startsWithWords(fold(other), wanted);
+      return startsWithWords(label, wanted) && chosen.labels.filter(fits).length === 1;
     })
     .map(([name]) => name);
 }

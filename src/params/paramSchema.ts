@@ -15,13 +15,20 @@ export const specSchema = z
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The rules a spec object must keep beyond its shape: an enum has options, nothing else does. */
+export function specProblem(spec: ParamSpec): string | undefined {
+  if (spec.type === 'enum' && !spec.options) return "an enum needs its options, e.g. param.enum(['CA', 'NY'])";
+  if (spec.type !== 'enum' && spec.options) return `options are only for enums, got options on a ${spec.type}`;
+  return undefined;
+}
+
 /** A stored schema read back; an entry that does not parse (a newer or damaged row) is dropped, never guessed. */
 export function schemaFromStored(stored: unknown): ParamSchema {
   if (typeof stored !== 'object' || stored === null) return {};
   const schema: ParamSchema = {};
   for (const [name, entry] of Object.entries(stored)) {
     const parsed = specSchema.safeParse(entry);
-    if (parsed.success && NAME.test(name)) schema[name] = parsed.data as ParamSpec;
+    if (parsed.success && NAME.test(name) && name !== '__proto__' && !specProblem(parsed.data as ParamSpec)) schema[name] = parsed.data as ParamSpec;
   }
   return schema;
 }
@@ -38,7 +45,7 @@ export function normalizeSchema(input: unknown, where: string): ParamSchema {
   const schema: ParamSchema = {};
   const problems: string[] = [];
   for (const [name, entry] of Object.entries(input as Record<string, unknown>)) {
-    if (!NAME.test(name)) {
+    if (!NAME.test(name) || name === '__proto__') {
       problems.push(`schema.${name}: not a valid parameter name; expected letters, digits and _ (not starting with a digit)`);
       continue;
     }
@@ -49,8 +56,8 @@ export function normalizeSchema(input: unknown, where: string): ParamSchema {
       continue;
     }
     const valid = parsed.data as ParamSpec;
-    if (valid.type === 'enum' && !valid.options) problems.push(`schema.${name}: an enum needs its options, e.g. param.enum(['CA', 'NY'])`);
-    else if (valid.type !== 'enum' && valid.options) problems.push(`schema.${name}: options are only for enums, got options on a ${valid.type}`);
+    const problem = specProblem(valid);
+    if (problem) problems.push(`schema.${name}: ${problem}`);
     else schema[name] = valid;
   }
   if (problems.length > 0) throw new RoteError('invalid-argument', listProblems(where, 'options.schema', problems));

@@ -31,11 +31,12 @@ export function bindParams(input: unknown, where: string, schema: ParamSchema = 
   const kinds = new Map<string, ParamKind>();
   const problems: string[] = [];
   for (const [name, value] of Object.entries(given)) {
-    if (!NAME.test(name)) {
+    if (!NAME.test(name) || name === '__proto__') {
       problems.push(`parameter name ${JSON.stringify(name)} is not valid; expected letters, digits and _ (not starting with a digit)`);
       continue;
     }
-    const spec = schema[name];
+    // Own entries only: a parameter named "constructor" is not Object.prototype's.
+    const spec = Object.hasOwn(schema, name) ? schema[name] : undefined;
     if (!spec) {
       if (isSecret(value)) {
         secrets.add(name);

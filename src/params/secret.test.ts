@@ -64,3 +64,11 @@ describe('templating secrets', () => {
     expect(templatedUrl('http://x.test/a?token=xhunter2x', params)).not.toContain('hunter2');
   });
 });
+
+describe('a secret sharing its value with a plain parameter', () => {
+  it('is an ambiguity, so a replay never types the secret where the plain value was', () => {
+    const params = bindParams({ username: 'admin', password: secret('admin'), phone: '5551234000', pin: secret('1234') }, 't');
+    expect(templatize('admin', params)).toMatchObject({ template: '{{password}}', ambiguous: [['password', 'username']] });
+    expect(templatize('5551234000', params)).toMatchObject({ template: '555{{pin}}000', ambiguous: [['pin', 'phone']] });
+  });
+});

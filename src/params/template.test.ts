@@ -128,3 +128,14 @@ describe('value salt', () => {
     expect(taskIdentity('Register {{name}}', { name: 'Ann' }, ['b'], 'http://127.0.0.1:4000/intake', 'w').valueSalt).not.toBe(here.valueSalt);
   });
 });
+
+describe('templatize guards', () => {
+  it('does not take a number out of a longer number', () => {
+    expect(templatize('Pay 1234.56 now', { n: '1234' }).template).toBe('Pay 1234.56 now');
+    expect(templatize('Invoice 2024-0117', { d: '2024-01-05' }).template).toBe('Invoice 2024-0117');
+  });
+  it('keeps a short value or a case change inside a longer text literal, and guarded', () => {
+    expect(templatize('Qty 12 please', { n: '12' })).toEqual({ template: 'Qty 12 please', ambiguous: [], literal: ['n'] });
+    expect(templatize('Ship to JOHN SMITH now', { name: 'John Smith' })).toEqual({ template: 'Ship to JOHN SMITH now', ambiguous: [], literal: ['name'] });
+  });
+});

@@ -103,7 +103,14 @@ export function hideSecrets(text: string, params: BoundParams): { template: stri
       parts[i] = hidden;
     }
     if (!found) continue;
-    if (names.length > 1) ambiguous.push(names);
+    // A plain parameter holding the same value (username "admin", password "admin") or holding it
+    // inside its own (a phone number around a PIN) may be what was typed: the text stands for them
+    // too, and a replay types it only while they agree, never a secret into a plain field.
+    const secrets = secretNames(params);
+    const holders = Object.entries(params)
+      .filter(([name, other]) => !secrets.has(name) && other.includes(value))
+      .map(([name]) => name);
+    if (names.length + holders.length > 1) ambiguous.push([...names, ...holders]);
     template = parts.join('');
   }
   return { template, ambiguous };
@@ -190,12 +197,15 @@ function templatizePlain(text: string, params: BoundParams): Templatized {
   // Inside a longer text: every rendering of every value, longest first.
   const byRendering = new Map<string, Reading[]>();
   for (const [name, value] of entries) {
+    // A value too short to be told from other text ("12" in "Qty 12") is not templated inside a
+    // longer text; where it stands as a word the text stays literal, guarded like an unsure one.
+    if (value.length < 3) byRendering.set(value, [...(byRendering.get(value) ?? []), { name, value, formats: 'unsure' }]);
     for (const rendering of renderingsOf(value, paramKind(params, name))) {
       if (rendering.text.length < 3 || rendering.inference.kind === 'none') continue;
-      const formats = rendering.inference.kind === 'match' ? rendering.inference.formats : 'unsure';
+      let formats: Reading['formats'] = rendering.inference.kind === 'match' ? rendering.inference.formats : 'unsure';
       // Inside a longer text a case change is weak evidence ("Evening (6-9 PM)" for shift=evening
-      // is a label, not the value in title case); only whole texts are read that way.
-      if (formats !== 'unsure' && formats.some((format) => format.kind === 'case')) continue;
+      // is a label, not the value in title case): not templated, but guarded as unsure.
+      if (formats !== 'unsure' && formats.some((format) => format.kind === 'case')) formats = 'unsure';
       byRendering.set(rendering.text, [...(byRendering.get(rendering.text) ?? []), { name, value, formats }]);
     }
   }
@@ -205,7 +215,8 @@ function templatizePlain(text: string, params: BoundParams): Templatized {
   const tokens: string[] = [];
   const token = (replacement: string) => `\u0000${tokens.push(replacement) - 1}\u0000`;
   for (const rendering of [...byRendering.keys()].sort((a, b) => b.length - a.length)) {
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}_{\u0000])${escapeRegExp(rendering)}(?![\\p{L}\\p{N}_}\u0000])`, 'gu');
+    // A number touching other digits through . , : / - is part of a longer number (1234.56, 2024-0117).
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}_{\u0000])(?<!\\p{N}[.,:/-])${escapeRegExp(rendering)}(?![\\p{L}\\p{N}_}\u0000])(?![.,:/-]\\p{N})`, 'gu');
     if (!pattern.test(template)) continue;
     const resolved = resolveReadings(byRendering.get(rendering)!);
     if ('literal' in resolved) {

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { actionSchema } from '../actions/action.js';
 import { boxSchema, fingerprintSchema, stateSchema } from '../engine/trajectoryNode.js';
-import { specSchema } from '../params/paramSchema.js';
+import { specProblem, specSchema } from '../params/paramSchema.js';
+import type { ParamSpec } from '../params/paramType.js';
 
 export const RECORDING_FORMAT = 'rote-recording';
 export const RECORDING_VERSION = 1;
@@ -64,7 +65,13 @@ export const recordingFileSchema = z
         paramNames: z.array(z.string().regex(PARAM_NAME, 'expected a parameter name (letters, digits and _)')),
       })
       .strict(),
-    params: z.record(z.string().regex(PARAM_NAME, 'expected a parameter name (letters, digits and _)'), specSchema),
+    params: z.record(
+      z.string().regex(PARAM_NAME, 'expected a parameter name (letters, digits and _)'),
+      specSchema.superRefine((spec, context) => {
+        const problem = specProblem(spec as ParamSpec);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      }),
+    ),
     /** Where the recording was made (`http://host:port`); null when no URL of it was http(s). */
     origin: z
       .string()

@@ -26,8 +26,16 @@ export function isRelativeUrl(url: string): boolean {
 
 /** The URL relative to `origin` when it is on it (and has a path); otherwise as it is. */
 export function relativeTo(url: string, origin: string): string {
-  const rest = url.startsWith(origin) ? url.slice(origin.length) : undefined;
-  return rest !== undefined && isRelativeUrl(rest) ? rest : url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url; // a template or not a URL at all: kept as written
+  }
+  // Compared parsed, so "http://host:4010" (no path) and "http://host:4010?x=1" move with the rest.
+  if (parsed.origin !== origin || !url.startsWith(origin)) return url;
+  const rest = url.slice(origin.length);
+  return isRelativeUrl(rest) ? rest : `/${rest}`;
 }
 
 /** A relative URL put on `origin`; any other URL as it is. */

@@ -42,14 +42,17 @@ export function parseDecimal(value: string): Decimal | null {
 }
 
 /**
- * Renders a value with a number or money pattern. Extra decimals round half-up (away from zero),
- * as a money field would; the arithmetic is on digit strings so 1.005 stays 1.01, not float 1.00.
+ * Renders a value with a number or money pattern, on digit strings (no float error). A value
+ * needing more decimals than the pattern has is not rendered: typing a rounded amount is a wrong value.
  */
 export function renderNumber(value: string, pattern: string, money: boolean): string | null {
   const decimal = parseDecimal(value);
   const format = parseNumberPattern(pattern, money);
   if (!decimal || !format) return null;
   const max = format.maxDecimals;
+  // A value with more significant decimals than the pattern shows cannot be typed that way
+  // without changing it (5.25 as "5.3", 10.50 as "$11"): no rendering, the step diverges.
+  if (decimal.fraction.slice(max).replace(/0+$/, '') !== '') return null;
   let scaled = BigInt(decimal.whole + decimal.fraction.slice(0, max).padEnd(max, '0'));
   if ((decimal.fraction[max] ?? '0') >= '5') scaled += 1n;
   const digits = scaled.toString().padStart(max + 1, '0');

@@ -10,7 +10,7 @@ export const PHONE_PROBES = ['2125550199', '1 415 555 0132', '+44 20 7946 0958',
 
 export const PHONE_RULE = 'a phone pattern has # for each digit, plus digits, spaces and ( ) + - . as written';
 
-const PHONE_TEXT = /^[\d\s()+\-.]*$/;
+const PHONE_TEXT = /^[\d\s()+\-./]*$/;
 
 export function isPhonePattern(pattern: string): boolean {
   return pattern.includes('#') && /^[#\d\s()+\-.]+$/.test(pattern);

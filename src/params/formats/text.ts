@@ -12,8 +12,9 @@ export function applyCase(value: string, to: CaseName): string | null {
   switch (to) {
     case 'upper': return value.toUpperCase();
     case 'lower': return value.toLowerCase();
-    // Each word capitalized, the rest lower; a hyphen starts a word too ("Lee-Smith").
-    case 'title': return value.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_whole, before: string, letter: string) => before + letter.toUpperCase());
+    // Each word's first letter capitalized, the rest left as it is ("McDonald" stays), a hyphen
+    // starting a word too ("Lee-Smith"); lowering the rest as well would change such names.
+    case 'title': return value.replace(/(^|[\s-])(\p{L})/gu, (_whole, before: string, letter: string) => before + letter.toUpperCase());
     default: return null;
   }
 }

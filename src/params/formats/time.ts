@@ -45,6 +45,9 @@ export function renderTime(value: string, pattern: string): string | null {
   const time = parseTime(value);
   const pieces = timePieces(pattern);
   if (!time || !pieces) return null;
+  // A pattern without minutes (or seconds) would type 20:30 as "8 PM": a wrong time, not a format.
+  const shows = (token: TimeToken) => pieces.some((piece) => 'token' in piece && piece.token === token);
+  if ((time.minute !== 0 && !shows('mm')) || (time.second !== 0 && !shows('ss'))) return null;
   return pieces.map((piece) => ('token' in piece ? renderToken(time, piece.token) : piece.literal)).join('');
 }
 
