@@ -2,6 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { submissionProblems } from '../src/demo/patients.js';
 import { PersonAgent } from '../src/recorder/personAgent.js';
 import { Rote } from '../src/rote.js';
+import { secret } from '../src/params/secret.js';
 import { DEMO_PATIENTS, INTAKE_TASK, expect, test } from './fixtures.js';
 
 const [first, second] = DEMO_PATIENTS as [typeof DEMO_PATIENTS[0], typeof DEMO_PATIENTS[1]];
@@ -194,4 +195,32 @@ test('a wheel gesture is one scroll step the engine performs; the click after it
   } finally {
     await rote.close();
   }
+});
+
+test('a password typed with a pause in the middle is one step, stored as its placeholder and never in part', async ({ rote, page }) => {
+  const posts: string[] = [];
+  await page.route('http://127.0.0.1:9/**', async (route) => {
+    if (route.request().method() === 'POST') {
+      posts.push(route.request().postData() ?? '');
+      return route.fulfill({ contentType: 'text/html', body: '<!doctype html><h1>Welcome</h1>' });
+    }
+    return route.fulfill({ contentType: 'text/html', body: '<!doctype html><form method="post" action="/login"><label>Password <input type="password" name="pw"></label> <button>Log in</button></form>' });
+  });
+  const agent = await PersonAgent.attach(page);
+  await page.goto('http://127.0.0.1:9/login');
+  const recording = rote.run(page, { task: 'Log in', params: { password: secret('hunter2') }, agent, mode: 'record' });
+  const you = person(page, agent);
+  await you.click(page.getByLabel('Password'));
+  await page.keyboard.type('hun');
+  await page.waitForTimeout(1_500); // longer than the typing pause
+  await page.keyboard.type('ter2');
+  await you.click(page.getByRole('button', { name: 'Log in' }));
+  await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
+  await you.finishWithControl();
+  const result = await recording;
+  expect(result.status, result.error).toBe('agent');
+  expect(posts).toEqual(['pw=hunter2']);
+  const stored = JSON.stringify(rote.store.subtree(result.taskKey, null, 20));
+  expect(stored).toContain('{{password}}');
+  expect(stored).not.toMatch(/hun|ter2/);
 });

@@ -270,6 +270,10 @@ export class PersonAgent implements Agent {
     this.clearPause();
     const kind = this.batcher.pendingKind;
     if (kind === undefined) return;
+    // Typing into a password field is never cut by a pause: part of a secret is not a secret
+    // parameter's value, and would be stored and printed as plain text. The next input or the
+    // end of the recording ends it.
+    if (kind === 'text' && this.batcher.pendingText?.secret) return;
     // A scroll gesture or a select's choice is over sooner than typing: the page should follow.
     const wait = kind !== 'text' ? GESTURE_PAUSE_MS : this.batcher.typingIsStartOf(this.paramValues) ? this.midValuePauseMs : this.typingPauseMs;
     this.pauseTimer = setTimeout(() => {
