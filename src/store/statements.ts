@@ -80,8 +80,32 @@ export function prepareStatements(db: RoteDatabase) {
       .orderBy(sql`${nodes.lastSuccessAt} DESC NULLS LAST`, asc(nodes.createdAt), asc(nodes.id))
       .prepare(),
     insertNode: db.insert(nodes).values(placeholdersFor(nodeKeys)).prepare(),
-    /** An import's insert: a node already stored (same id) is left as it is, with what runs learned since. */
-    insertNodeIfNew: db.insert(nodes).values(placeholdersFor(nodeKeys)).onConflictDoNothing({ target: nodes.id }).prepare(),
+    /**
+     * An import's write: a node already stored (same id) takes the recording's fields, which a
+     * reviewed edit may have changed, and keeps what runs learned about it (counters, last use).
+     */
+    importNode: db
+      .insert(nodes)
+      .values(placeholdersFor(nodeKeys))
+      .onConflictDoUpdate({
+        target: nodes.id,
+        set: {
+          parentId: sql`excluded.parent_id`,
+          // Links a run learned (a detour re-joining, the run ending here) stay unless the file has them too.
+          resumeAtId: sql`coalesce(excluded.resume_at_id, ${nodes.resumeAtId})`,
+          action: sql`excluded.action`,
+          intent: sql`excluded.intent`,
+          url: sql`excluded.url`,
+          fingerprint: sql`excluded.fingerprint`,
+          box: sql`excluded.box`,
+          cropHash: sql`excluded.crop_hash`,
+          cropRect: sql`excluded.crop_rect`,
+          masks: sql`excluded.masks`,
+          state: sql`excluded.state`,
+          endsRun: sql`max(excluded.ends_run, ${nodes.endsRun})`,
+        },
+      })
+      .prepare(),
     recordNodeUse: db
       .update(nodes)
       .set({

@@ -289,7 +289,7 @@ describe('reads', () => {
     expect(store.listTasks()[1]).toMatchObject({ tags: ['demo'], paramNames: ['query'] });
   });
 
-  it('imports a trajectory twice without duplicating it, and keeps what runs learned about stored nodes', () => {
+  it('imports a trajectory twice without duplicating it: the edits in the file apply, what runs learned stays', () => {
     const first = node({ createdAt: 1 });
     const second = node({ parentId: first.id, createdAt: 2 });
     store.importTrajectories([{ task: task(), nodes: [first, second] }]);
@@ -297,7 +297,7 @@ describe('reads', () => {
     store.importTrajectories([{ task: task(), nodes: [first, { ...second, intent: 'changed' }, node({ parentId: second.id, createdAt: 3 })] }]);
     expect(store.nodeCount()).toBe(3);
     expect(store.getNode(first.id)).toMatchObject({ hits: 1, lastSuccessAt: 50 });
-    expect(store.getNode(second.id)).toMatchObject({ endsRun: true, intent: null });
+    expect(store.getNode(second.id)).toMatchObject({ endsRun: true, intent: 'changed' });
     // A run's commit still refuses a node id that exists: there it is a bug. So does an import under another task.
     expect(() => store.commitRun({ newNodes: [first], run: finished(begin()) })).toThrowError(RoteError);
     expect(() => store.importTrajectories([{ task: task({ id: 'task-2' }), nodes: [{ ...first, taskId: 'task-2' }] }])).toThrowError(/already stored under task task-1, not task-2/);

@@ -172,8 +172,9 @@ export class Store {
       if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
       s.insertBlob.run({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now });
     }
-    // A run's new node ids are fresh: a clash there is a bug and fails the commit. An import keeps
-    // a node it stored before, but never lets one task's node id stand for another task's.
+    // A run's new node ids are fresh: a clash there is a bug and fails the commit. An import updates
+    // a node it stored before to the file's fields (an edit made in review applies), keeping its
+    // use counters, but never lets one task's node id stand for another task's.
     for (const node of newNodes) {
       if (!options.keepExisting) {
         s.insertNode.run(withNodeDefaults(node));
@@ -181,7 +182,7 @@ export class Store {
       }
       const stored = s.getNode.get({ id: node.id });
       if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
-      if (!stored) s.insertNodeIfNew.run(withNodeDefaults(node));
+      s.importNode.run(withNodeDefaults(node));
     }
   }
 
