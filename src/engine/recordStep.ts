@@ -3,7 +3,7 @@ import type { Action } from '../actions/action.js';
 import { sameFingerprint } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/params.js';
 import { canonicalJson, mapStrings, type JsonValue } from '../params/jsonValues.js';
-import { templatize } from '../params/template.js';
+import { hideSecrets, templatize } from '../params/template.js';
 import type { RecordedEvidence } from './evidence.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
@@ -22,12 +22,14 @@ export function templatedAction(action: Action, params: BoundParams): { action: 
       // Each string argument is templated as typed text is: `{ id: "C-1042" }` is stored as `{ id: "{{claimId}}" }`.
       const ambiguous: string[][] = [];
       const literal: string[] = [];
-      const args = mapStrings(action.args, (text) => {
+      const templatedArgs = mapStrings(action.args, (text) => {
         const templated = templatize(text, params);
         ambiguous.push(...templated.ambiguous);
         literal.push(...(templated.literal ?? []));
         return templated.template;
-      }) as Record<string, JsonValue>;
+      });
+      // A secret standing as a number or an object key is never stored either.
+      const args = mapStrings(templatedArgs, (text) => hideSecrets(text, params).template, { keys: true, numbers: true }) as Record<string, JsonValue>;
       return { action: { ...action, args }, ambiguous, literal: [...new Set(literal)] };
     }
     default:

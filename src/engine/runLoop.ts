@@ -459,7 +459,7 @@ export class RunLoop {
     if (secretNames(params).size === 0) return action;
     if (action.type === 'type') return { ...action, text: redactSecrets(action.text, params) };
     if (action.type === 'goto') return { ...action, url: redactSecrets(action.url, params) };
-    if (action.type === 'tool') return { ...action, args: mapStrings(action.args, (text) => redactSecrets(text, params), { keys: true }) as Record<string, JsonValue> };
+    if (action.type === 'tool') return { ...action, args: mapStrings(action.args, (text) => redactSecrets(text, params), { keys: true, numbers: true }) as Record<string, JsonValue> };
     return action;
   }
 

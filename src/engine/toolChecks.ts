@@ -27,7 +27,7 @@ export async function captureForRecording(check: Check, tool: Tool, phase: Phase
   }
   const problem = jsonProblem(data);
   if (problem) throw new RoteError('invalid-argument', `${where} must return JSON data (it is stored with the step), got ${problem}`);
-  return mapStrings(data as JsonValue, (text) => hideSecrets(text, params).template, { keys: true });
+  return mapStrings(data as JsonValue, (text) => hideSecrets(text, params).template, { keys: true, numbers: true });
 }
 
 /**

@@ -75,5 +75,5 @@ export function resultForAgent(result: unknown, params: BoundParams): JsonValue 
       json = String(result);
     }
   }
-  return mapStrings(json, (text) => redactSecrets(text, params), { keys: true });
+  return mapStrings(json, (text) => redactSecrets(text, params), { keys: true, numbers: true });
 }

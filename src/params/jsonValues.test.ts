@@ -29,3 +29,11 @@ describe('mapStrings, stringsOf, canonicalJson', () => {
     expect(canonicalJson({ a: '1' })).not.toBe(canonicalJson({ a: 1 }));
   });
 });
+
+describe('mapStrings with numbers', () => {
+  it('maps a number as its text and keeps it a number when the map leaves it alone', () => {
+    const hide = (text: string) => text.split('4821').join('{{pin}}');
+    expect(mapStrings({ pin: 4821, n: 7, k: { '4821': 'x' } }, hide, { keys: true, numbers: true })).toEqual({ pin: '{{pin}}', n: 7, k: { '{{pin}}': 'x' } });
+    expect(mapStrings({ pin: 4821 }, hide)).toEqual({ pin: 4821 });
+  });
+});

@@ -34,9 +34,17 @@ export function jsonProblem(value: unknown, path = '$', seen = new Set<object>()
   }
 }
 
-/** A copy of a JSON value with every string (and, with `keys`, every object key) mapped. */
-export function mapStrings(value: JsonValue, map: (text: string) => string, options: { keys?: boolean } = {}): JsonValue {
+/**
+ * A copy of a JSON value with every string (and, with `keys`, every object key) mapped. With
+ * `numbers`, a number is mapped as its text too and becomes that string when the map changes it:
+ * how a secret PIN captured as 4821 is hidden.
+ */
+export function mapStrings(value: JsonValue, map: (text: string) => string, options: { keys?: boolean; numbers?: boolean } = {}): JsonValue {
   if (typeof value === 'string') return map(value);
+  if (typeof value === 'number' && options.numbers) {
+    const mapped = map(String(value));
+    return mapped === String(value) ? value : mapped;
+  }
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, map, options));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [options.keys ? map(key) : key, mapStrings(item, map, options)]));
