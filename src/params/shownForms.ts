@@ -8,6 +8,17 @@ import { secretNames } from './secret.js';
  * check masks where these stand, so a new value in any of its forms is not a false divergence.
  */
 export function shownForms(params: BoundParams): string[] {
+  // Asked on every visual check of a run with the same bound params: computed once per run.
+  const known = formsByParams.get(params);
+  if (known) return known;
+  const forms = formsOf(params);
+  formsByParams.set(params, forms);
+  return forms;
+}
+
+const formsByParams = new WeakMap<BoundParams, string[]>();
+
+function formsOf(params: BoundParams): string[] {
   const secrets = secretNames(params);
   const forms = new Set<string>();
   for (const [name, value] of Object.entries(params)) {
