@@ -1,4 +1,5 @@
-import type { Locator, Page } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+import type { IntakeApp } from '../src/demo/app/server.js';
 import { submissionProblems } from '../src/demo/patients.js';
 import { PersonAgent } from '../src/recorder/personAgent.js';
 import { Rote } from '../src/rote.js';
@@ -33,6 +34,18 @@ function person(page: Page, agent: PersonAgent) {
     },
     finishWithControl: async () => click(page.getByRole('button', { name: 'Finish recording' })),
   };
+}
+
+/** The recording replays on a fresh page with the second patient: from the cache, no agent, right values. */
+async function expectReplayWithNewValues(app: IntakeApp, rote: Rote, context: BrowserContext): Promise<void> {
+  app.reset();
+  const replayPage = await context.newPage();
+  await replayPage.goto(app.url);
+  const replay = await rote.run(replayPage, { task: INTAKE_TASK, params: second });
+  expect(replay.status, replay.error).toBe('replayed');
+  expect(replay.agentCalls).toBe(0);
+  expect(app.submissions).toHaveLength(1);
+  expect(submissionProblems(second, app.submissions[0])).toEqual([]);
 }
 
 test('a person fills the intake form: each input is performed once, and the recording replays with new values and no agent', async ({ app, rote, page, context }) => {
@@ -78,14 +91,7 @@ test('a person fills the intake form: each input is performed once, and the reco
   // The overlay is gone once the recording ended.
   await expect(page.locator('rote-recorder')).toBeHidden();
 
-  app.reset();
-  const replayPage = await context.newPage();
-  await replayPage.goto(app.url);
-  const replay = await rote.run(replayPage, { task: INTAKE_TASK, params: second });
-  expect(replay.status, replay.error).toBe('replayed');
-  expect(replay.agentCalls).toBe(0);
-  expect(app.submissions).toHaveLength(1);
-  expect(submissionProblems(second, app.submissions[0])).toEqual([]);
+  await expectReplayWithNewValues(app, rote, context);
 });
 
 test('keys, a select chosen by its own keys, a checkbox and Enter to submit are recorded; closing the page finishes', async ({ app, rote, page, context }) => {
@@ -126,14 +132,7 @@ test('keys, a select chosen by its own keys, a checkbox and Enter to submit are 
   expect(steps.at(-1)).toEqual({ action: { type: 'keypress', keys: ['ENTER'] }, intent: 'Press Enter in "First name"' });
   expect(JSON.stringify(rote.store.runSteps(result.runId))).toContain('{{state}}');
 
-  app.reset();
-  const replayPage = await context.newPage();
-  await replayPage.goto(app.url);
-  const replay = await rote.run(replayPage, { task: INTAKE_TASK, params: second });
-  expect(replay.status, replay.error).toBe('replayed');
-  expect(replay.agentCalls).toBe(0);
-  expect(app.submissions).toHaveLength(1);
-  expect(submissionProblems(second, app.submissions[0])).toEqual([]);
+  await expectReplayWithNewValues(app, rote, context);
 });
 
 test('abort() ends the recording as failed: no trajectory is stored and the page is left alone', async ({ app, rote, page }) => {

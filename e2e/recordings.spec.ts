@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -9,6 +9,7 @@ import { demoAgent } from '../src/demo/demoAgent.js';
 import { submissionProblems, type PatientParams } from '../src/demo/patients.js';
 import type { RunResult } from '../src/engine/runResult.js';
 import { secret } from '../src/params/secret.js';
+import { filesOf } from '../src/recordings/folderFiles.js';
 import { exportRecording } from '../src/recordings/exportRecording.js';
 import { importRecording } from '../src/recordings/importRecording.js';
 import { Rote } from '../src/rote.js';
@@ -16,17 +17,6 @@ import { DEMO_PATIENTS, INTAKE_TASK, expect, test } from './fixtures.js';
 import { BANK_TASK, bankTest } from './support/bankApp.js';
 
 const [first, second, third, fourth] = DEMO_PATIENTS as [PatientParams, PatientParams, PatientParams, PatientParams];
-
-/** Every file under `folder`, by relative path. */
-function filesOf(folder: string, prefix = ''): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const entry of readdirSync(join(folder, prefix), { withFileTypes: true })) {
-    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) for (const [inner, bytes] of filesOf(folder, path)) files.set(inner, bytes);
-    else files.set(path, readFileSync(join(folder, path)));
-  }
-  return files;
-}
 
 function expectSameFiles(actual: string, expected: string): void {
   const want = filesOf(expected);

@@ -7,6 +7,7 @@ import { RoteError } from '../errors/roteError.js';
 import { taskIdentity } from '../params/taskKey.js';
 import type { NewNodeRow, NodeRow } from '../store/rows.js';
 import { Store } from '../store/store.js';
+import { filesOf } from './folderFiles.js';
 import { exportRecording } from './exportRecording.js';
 import { importRecording } from './importRecording.js';
 import { readRecording } from './readRecording.js';
@@ -52,17 +53,6 @@ function fillStore(store: Store, order: 'forward' | 'shuffled' = 'forward'): voi
       ...trajectory(order),
     },
   ]);
-}
-
-/** Every file under `folder`, by relative path. */
-function filesOf(folder: string, prefix = ''): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const entry of readdirSync(join(folder, prefix), { withFileTypes: true })) {
-    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) for (const [inner, bytes] of filesOf(folder, path)) files.set(inner, bytes);
-    else files.set(path, readFileSync(join(folder, path)));
-  }
-  return files;
 }
 
 /** What a node records, without counters; no masks and no state read as none (an export writes [] and {}). */
