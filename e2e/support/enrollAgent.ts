@@ -11,6 +11,8 @@ const TWELVE_HOUR = (time: string) => {
   const [h, m] = time.split(':').map(Number) as [number, number];
   return `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
 };
+/** A stuck page read fails the agent's call with a message instead of hanging the test. */
+const WAIT = 15_000;
 const fold = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /**
@@ -23,7 +25,7 @@ export function enrollAgent(page: Page) {
   return scriptedAgent(async (observation): Promise<AgentAnswer> => {
     const p = observation.params;
     if (/\/done$/.test(page.url())) return { done: true, answer: 'Saved' };
-    if (p.customer && (await page.locator('#picked').textContent()) !== `Selected customer: ${p.customer}`) {
+    if (p.customer && (await page.locator('#picked').textContent({ timeout: WAIT })) !== `Selected customer: ${p.customer}`) {
       return click(page.getByRole('link', { name: p.customer, exact: true }), `Pick ${p.customer}`);
     }
     if (p.dob) {
@@ -41,7 +43,7 @@ export function enrollAgent(page: Page) {
     }
     if (p.newsletter !== undefined) {
       const box = page.getByLabel('Newsletter');
-      if ((await box.isChecked()) !== (p.newsletter === 'true')) return click(box, 'Set the newsletter box');
+      if ((await box.isChecked({ timeout: WAIT })) !== (p.newsletter === 'true')) return click(box, 'Set the newsletter box');
     }
     if (p.country !== undefined) {
       const fix = await typeInto(page.getByLabel('Country'), p.country, 'Fill the country');
@@ -52,7 +54,7 @@ export function enrollAgent(page: Page) {
 }
 
 async function centre(locator: Locator): Promise<{ x: number; y: number }> {
-  const box = await locator.boundingBox();
+  const box = await locator.boundingBox({ timeout: WAIT });
   if (!box) throw new Error('the agent cannot see its target');
   return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
 }
@@ -62,7 +64,7 @@ async function click(locator: Locator, intent: string, then: ActionInput[] = [])
 }
 
 async function typeInto(field: Locator, text: string, intent: string): Promise<AgentAnswer | undefined> {
-  const current = await field.inputValue();
+  const current = await field.inputValue({ timeout: WAIT });
   if (current === text) return undefined;
   const keys: ActionInput[] = current === '' ? [{ type: 'type', text }] : [{ type: 'keypress', keys: ['CTRL', 'A'] }, { type: 'type', text }];
   return click(field, intent, keys);
@@ -74,6 +76,6 @@ async function choose(select: Locator, wanted: string, intent: string): Promise<
   const option =
     options.find((o) => o.value === wanted || fold(o.label) === w) ?? options.find((o) => o.value !== '' && (fold(o.label).startsWith(`${w} `) || w.startsWith(`${fold(o.label)} `)));
   if (!option) return { done: true, answer: `no option reads like ${wanted}` };
-  if ((await select.inputValue()) === option.value) return undefined;
+  if ((await select.inputValue({ timeout: WAIT })) === option.value) return undefined;
   return click(select, intent, [{ type: 'type', text: option.label }]);
 }
