@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeRef, ROOT } from '../src/engine/cursor.js';
 import { TrajectoryView } from '../src/engine/trajectoryView.js';
 import { Store } from '../src/store/store.js';
 import { quantile, round } from './stats.js';
@@ -60,8 +61,8 @@ export function measureLookup(trajectories: number, steps: number, lookups: numb
       const started = performance.now();
       const task = store.getTask(keys[pick]!);
       const view = new TrajectoryView(store, keys[pick]!);
-      const first = view.candidatesAfter(null);
-      const next = view.candidatesAfter(firstNodes[pick]!);
+      const first = view.candidatesAfter(ROOT);
+      const next = view.candidatesAfter(nodeRef(firstNodes[pick]!));
       timings.push(performance.now() - started);
       if (!task || first.length !== 1 || next.length !== (steps > 1 ? 1 : 0)) throw new Error('lookup benchmark: a stored trajectory did not read back');
     }

@@ -2,6 +2,10 @@ import type { Page } from 'playwright';
 import type { Action } from './action.js';
 import { RoteError } from '../errors/roteError.js';
 import { playwrightChord } from './keys.js';
+import { deadlineIn, remainingMs, type Deadline } from '../progress/deadline.js';
+
+/** A navigation that takes longer than this is stuck, whatever the run's deadline. */
+const GOTO_LIMIT_MS = 30_000;
 
 /** How a `type` step reaches the focused control on replay. */
 export type TypeMode =
@@ -21,7 +25,7 @@ export type TypeMode =
  * Runs one action on the page, as a person would: a click first moves the pointer to the
  * target (hover states apply). Coordinates are viewport CSS pixels.
  */
-export async function performAction(page: Page, action: Action, typeMode: TypeMode = 'keys'): Promise<void> {
+export async function performAction(page: Page, action: Action, typeMode: TypeMode = 'keys', deadline: Deadline = deadlineIn(GOTO_LIMIT_MS)): Promise<void> {
   switch (action.type) {
     case 'click':
       await page.mouse.move(action.x, action.y);
@@ -54,10 +58,11 @@ export async function performAction(page: Page, action: Action, typeMode: TypeMo
       await page.mouse.move(action.x, action.y);
       return;
     case 'wait':
-      await page.waitForTimeout(action.ms);
+      // Only while recording (the agent chose to wait): a replay waits for what the page had to show, never for time.
+      await page.waitForTimeout(remainingMs(deadline, action.ms));
       return;
     case 'goto':
-      await page.goto(action.url, { waitUntil: 'domcontentloaded' });
+      await page.goto(action.url, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remainingMs(deadline, GOTO_LIMIT_MS)) });
       return;
     case 'tool':
       // A tool call runs user code with its checks around it: the engine does it (src/engine/toolStep.ts).

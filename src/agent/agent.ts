@@ -25,13 +25,32 @@ export type Observation = {
   tools: { name: string; description?: string }[];
   /** Present when the agent takes over from a cached step that diverged. */
   divergence?: { step: number; intent?: string; reason: string };
+  /**
+   * Present when the agent's last action opened a native prompt, which waits for an answer: its
+   * message and the text it offers (what OK with no typing sends). The answer's `dialog` field
+   * answers it. The screenshot is the page just before that action (a native dialog is not drawn).
+   */
+  dialog?: NativeDialog;
 };
+
+/** A native dialog waiting for an answer. */
+export type NativeDialog = { type: 'prompt'; message: string; defaultValue: string };
+
+/**
+ * The answer to a native prompt: OK with `text` (omitted: the text it offered, as OK with no
+ * typing sends), or Cancel.
+ */
+export type DialogAnswer = { accept: true; text?: string } | { accept: false };
 
 /** What answering cost: model requests (retries included) and tokens. Summed per run. */
 export type AgentUsage = { modelCalls: number; inputTokens: number; outputTokens: number };
 
 /** Actions in the computer-use shapes; the engine validates each before acting (a click's button defaults to left). */
-export type AgentDecision = { actions: ActionInput[]; intent?: string; usage?: AgentUsage };
+/**
+ * The next actions. When the observation shows a native prompt, `dialog` answers it first (without
+ * one, it is answered OK with the text it offered) and `actions` may be empty.
+ */
+export type AgentDecision = { actions: ActionInput[]; intent?: string; usage?: AgentUsage; dialog?: DialogAnswer };
 export type AgentDone = { done: true; answer?: string; usage?: AgentUsage };
 export type AgentAnswer = AgentDecision | AgentDone;
 

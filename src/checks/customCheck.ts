@@ -1,4 +1,5 @@
 import type { Page } from 'playwright';
+import { messageOf } from '../errors/messageOf.js';
 
 /** What a custom check (and a tool) is given: the live page, this run's parameters and the call's arguments. */
 export type CheckContext = {
@@ -62,10 +63,6 @@ export async function runCheck<T>(check: Check<T>, context: CheckContext, record
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function describeValue(value: unknown): string {

@@ -1,4 +1,5 @@
 import type { Page, Request } from 'playwright';
+import { remainingMs, type Deadline } from '../progress/deadline.js';
 
 /**
  * Watches the main frame for document navigations, so that after an action rote waits for a
@@ -69,20 +70,24 @@ const DOM_QUIET = `(function (quietMs, maxMs) {
   });
 })`;
 
-export type SettleOptions = { quietMs?: number; timeoutMs?: number };
+export type SettleOptions = { quietMs?: number };
+
+/** Settling is bounded by this even when the run has longer: a slow page is the next step's checks' business. */
+const SETTLE_LIMIT_MS = 10_000;
 
 /**
  * Lets the page come to rest after an action: a navigation the action started has committed
- * and reached DOMContentLoaded, and the DOM has been quiet for a moment. Bounded by timeoutMs;
- * a slow page is caught by the next step's checks, which wait for their target.
+ * and reached DOMContentLoaded, and the DOM has been quiet for a moment. Bounded by the run's
+ * deadline and SETTLE_LIMIT_MS; a slow page is caught by the next step's checks, which wait for
+ * their target.
  */
-export async function settle(page: Page, commitsBefore: number, options: SettleOptions = {}): Promise<void> {
+export async function settle(page: Page, commitsBefore: number, deadline: Deadline, options: SettleOptions = {}): Promise<void> {
   const quietMs = options.quietMs ?? 40;
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const until = Math.min(deadline.at, Date.now() + SETTLE_LIMIT_MS);
   const watch = navigationWatch(page);
   for (;;) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0 || page.isClosed()) return;
+    const remaining = Math.min(until - Date.now(), remainingMs(deadline));
+    if (remaining <= 0 || deadline.signal?.aborted || page.isClosed()) return;
     if (watch.navigating) {
       await page.waitForEvent('framenavigated', { timeout: remaining }).catch(() => {});
       continue;

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import { COUNTABLE_ROLES, type Fingerprint } from './fingerprint.js';
 import type { Box } from './geometry.js';
+import { remainingMs, type Deadline } from '../progress/deadline.js';
 import { foldedNamePattern } from '../params/fold.js';
 
 type AriaRole = Parameters<Page['getByRole']>[0];
@@ -29,12 +30,13 @@ export async function countMatching(page: Page, fingerprint: Fingerprint): Promi
  * The box of the one element with this role and name, when exactly one is visible. `folded`
  * matches the name case and punctuation aside (a name that came from a parameter).
  */
-export async function locateUnique(page: Page, fingerprint: Fingerprint, folded = false): Promise<Box | null> {
+export async function locateUnique(page: Page, fingerprint: Fingerprint, folded: boolean, deadline: Deadline): Promise<Box | null> {
   const locator = roleLocator(page, fingerprint, folded);
   if (!locator) return null;
   try {
     if ((await locator.count()) !== 1) return null;
-    return await locator.boundingBox({ timeout: 1000 });
+    // The element was just counted: a box that takes long means it is going away, not coming.
+    return await locator.boundingBox({ timeout: Math.max(1, remainingMs(deadline, 1000)) });
   } catch {
     return null;
   }

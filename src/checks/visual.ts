@@ -1,6 +1,7 @@
 import pixelmatch from 'pixelmatch';
 import type { Page } from 'playwright';
 import sharp from 'sharp';
+import { deadlineIn, remainingMs, type Deadline } from '../progress/deadline.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
 /** Margin kept around a target, so a crop shows its edges and what sits right against it. */
@@ -28,8 +29,17 @@ export function cropRectFor(box: Box, point: Point | undefined, viewport: { widt
   return visible ? roundBox(visible) : undefined;
 }
 
-export async function screenshotCrop(page: Page, clip: Box): Promise<Buffer> {
-  return page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: 5000 });
+/** A capture that takes longer than this is stuck (a page mid-navigation), not slow. */
+const CROP_CAPTURE_LIMIT_MS = 5000;
+const VIEWPORT_CAPTURE_LIMIT_MS = 10_000;
+
+/** Playwright reads a timeout of 0 as "no timeout": a deadline already passed still gets 1 ms. */
+function captureTimeout(deadline: Deadline, limitMs: number): number {
+  return Math.max(1, remainingMs(deadline, limitMs));
+}
+
+export async function screenshotCrop(page: Page, clip: Box, deadline: Deadline = deadlineIn(CROP_CAPTURE_LIMIT_MS)): Promise<Buffer> {
+  return page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: captureTimeout(deadline, CROP_CAPTURE_LIMIT_MS) });
 }
 
 type Raw = { data: Buffer; width: number; height: number };
@@ -88,20 +98,22 @@ export async function diffImage(recorded: Buffer, actual: Buffer, masks: readonl
 /**
  * Playwright's stable-screenshot idea, one shot in the usual case: take the crop and compare;
  * on a mismatch keep taking it until two consecutive shots are equal (the page has settled)
- * or the deadline passes, and compare the last one.
+ * or `until` (epoch ms) passes, and compare the last one. Each capture is bounded by `deadline`
+ * (the run's): a check that may not wait still gets its one capture.
  */
 export async function matchCropStable(
   page: Page,
   clip: Box,
   recorded: Buffer,
   masks: readonly Box[],
-  deadline: number,
+  until: number,
+  deadline: Deadline,
 ): Promise<{ mismatch: VisualMismatch | null; actual: Buffer; shots: number }> {
-  let actual = await screenshotCrop(page, clip);
+  let actual = await screenshotCrop(page, clip, deadline);
   let shots = 1;
   let mismatch = await compareCrops(recorded, actual, masks);
-  while (mismatch && Date.now() < deadline) {
-    const next = await screenshotCrop(page, clip);
+  while (mismatch && Date.now() < Math.min(until, deadline.at) && !deadline.signal?.aborted) {
+    const next = await screenshotCrop(page, clip, deadline);
     shots++;
     const settled = next.equals(actual);
     actual = next;
@@ -115,11 +127,11 @@ export async function matchCropStable(
  * Headless Chromium now and then fails or stalls a capture on a page that is loading; a bounded
  * wait and one retry after the page has loaded settles it.
  */
-export async function viewportScreenshot(page: Page): Promise<Buffer> {
+export async function viewportScreenshot(page: Page, deadline: Deadline = deadlineIn(2 * VIEWPORT_CAPTURE_LIMIT_MS)): Promise<Buffer> {
   try {
-    return await page.screenshot({ caret: 'hide', timeout: 10_000 });
+    return await page.screenshot({ caret: 'hide', timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) });
   } catch {
-    await page.waitForLoadState('domcontentloaded', { timeout: 10_000 }).catch(() => {});
-    return page.screenshot({ caret: 'hide', timeout: 10_000 });
+    await page.waitForLoadState('domcontentloaded', { timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }).catch(() => {});
+    return page.screenshot({ caret: 'hide', timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) });
   }
 }

@@ -10,6 +10,7 @@ import type { ParamValue } from '../params/params.js';
 import { PersonAgent } from '../recorder/personAgent.js';
 import { Rote } from '../rote.js';
 import { displayProblem, validateRecordArgs, type RecordArgs, type RecordArgsInput } from './recordArgs.js';
+import { messageOf, firstLineOf } from '../errors/messageOf.js';
 
 export type RecordCommandOptions = RecordArgsInput;
 
@@ -87,7 +88,7 @@ export async function recordCommand(options: RecordCommandOptions, io: RecordIo 
     try {
       await page.goto(args.url, { waitUntil: 'domcontentloaded' });
     } catch (error) {
-      io.err(`rote record: could not open ${args.url}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+      io.err(`rote record: could not open ${args.url}: ${firstLineOf(error)}\n`);
       return 1;
     }
 
@@ -120,7 +121,7 @@ export async function recordCommand(options: RecordCommandOptions, io: RecordIo 
       io.err('Recording aborted; nothing was stored.\n');
       return ABORTED_EXIT_CODE;
     }
-    io.err(`rote record: ${RoteError.isInstance(error) || error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`rote record: ${RoteError.isInstance(error) || messageOf(error)}\n`);
     return 1;
   } finally {
     cleanups.forEach((cleanup) => cleanup());

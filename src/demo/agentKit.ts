@@ -7,6 +7,7 @@
 import type { Page } from 'playwright';
 import type { ActionInput } from '../actions/action.js';
 import type { AgentAnswer } from '../agent/agent.js';
+import { messageOf } from '../errors/messageOf.js';
 
 /** An element's box relative to the viewport, in CSS pixels (as getBoundingClientRect gives it). */
 export type Box = { x: number; y: number; width: number; height: number };
@@ -60,7 +61,7 @@ export async function evaluateSnapshot<T>(page: Page, script: string, arg: unkno
     try {
       return (await page.evaluate(expression)) as T;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       if (attempt >= 3 || !/context was destroyed|navigat/i.test(message)) throw error;
       await page.waitForLoadState('load').catch(() => undefined);
     }

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright';
 import { performAction } from '../actions/perform.js';
 import { launchBrowser } from '../browser/launch.js';
 import { navigationWatch, settle } from '../checks/settle.js';
+import { deadlineIn } from '../progress/deadline.js';
 import { viewportScreenshot } from '../checks/visual.js';
 import { parseAction, type Action } from '../actions/action.js';
 import { isDone, type AgentAnswer, type Observation } from '../agent/agent.js';
@@ -51,7 +52,7 @@ async function execute(page: Page, action: Action): Promise<void> {
   const isSelect = action.type === 'type' && (await page.evaluate('document.activeElement && document.activeElement.tagName === "SELECT"'));
   const commits = navigationWatch(page).commitCount;
   await performAction(page, action, isSelect ? 'select' : 'keys');
-  await settle(page, commits);
+  await settle(page, commits, deadlineIn(10_000));
 }
 
 async function drive(page: Page, agentParams: Record<string, string>): Promise<{ answers: AgentAnswer[]; answer?: string }> {

@@ -5,6 +5,7 @@ import { performAction } from '../actions/perform.js';
 import { navigationWatch, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/params.js';
+import type { Deadline } from '../progress/deadline.js';
 import { hideSecrets, templatize } from '../params/template.js';
 import { captureEvidence } from './evidence.js';
 import { checkboxParam, selectParam, semanticName, valueHash } from './paramBindings.js';
@@ -27,13 +28,13 @@ export type AgentStep = {
 export async function performAgentStep(
   page: Page,
   action: Action,
-  input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: number },
+  input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: Deadline },
 ): Promise<AgentStep> {
   const { params } = input;
   const evidence = await captureEvidence(page, action, params);
   const commits = navigationWatch(page).commitCount;
-  await performAction(page, action, evidence.state.typeMode === 'select' ? 'select' : 'keys');
-  await settle(page, commits, { timeoutMs: Math.max(0, input.deadline - Date.now()) });
+  await performAction(page, action, evidence.state.typeMode === 'select' ? 'select' : 'keys', input.deadline);
+  await settle(page, commits, input.deadline);
 
   const point = actionPoint(action);
   if (point && evidence.state.checkedBefore != null) {
@@ -75,7 +76,7 @@ export async function performAgentStep(
   if (ambiguous.length > 0) evidence.state.ambiguous = ambiguous;
   // Text typed in a form that cannot be told for sure stays literal; a replay with another value
   // for its parameter must hand over there rather than type the old text (see preCheck).
-  const literal = (stored.literal ?? []).filter((name) => params[name] !== undefined);
+  const literal = stored.literal.filter((name) => params[name] !== undefined);
   if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.valueSalt, name, params[name]!)]));
 
   const crop = evidence.crop ? { hash: createHash('sha256').update(evidence.crop).digest('hex'), bytes: evidence.crop } : null;

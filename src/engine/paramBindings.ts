@@ -3,7 +3,7 @@ import type { Page } from 'playwright';
 import type { Target } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/params.js';
 import { asBoolean, fold } from '../params/fold.js';
-import { stringsOf } from '../params/jsonValues.js';
+import { actionTexts } from '../actions/actionText.js';
 import { templateNames } from '../params/template.js';
 import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
 
@@ -87,10 +87,8 @@ export async function selectParam(page: Page, params: BoundParams): Promise<stri
 /** Parameter names a node puts on the page when replayed. */
 export function namesUsedBy(node: TrajectoryNode): string[] {
   const names = new Set<string>();
-  if (node.action.type === 'type') templateNames(node.action.text).forEach((name) => names.add(name));
-  if (node.action.type === 'goto') templateNames(node.action.url).forEach((name) => names.add(name));
-  // A tool is given its arguments: the parameters in them are what the tool puts to use.
-  if (node.action.type === 'tool') stringsOf(node.action.args).forEach((text) => templateNames(text).forEach((name) => names.add(name)));
+  // Typed text, a URL, a tool's arguments (what the tool puts to use).
+  for (const text of actionTexts(node.action)) templateNames(text).forEach((name) => names.add(name));
   if (node.state.nameTemplate) templateNames(node.state.nameTemplate).forEach((name) => names.add(name));
   if (node.state.checkedParam) names.add(node.state.checkedParam);
   // Text kept literal is guarded by its own check at that step (a changed value diverges there).

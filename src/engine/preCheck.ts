@@ -11,12 +11,14 @@ import { compareUrls } from '../checks/urlCheck.js';
 import { matchCropStable, compareCrops } from '../checks/visual.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { recordedContext, recordedName, renderSecrets } from '../checks/secretTarget.js';
-import { mapStrings, type JsonValue } from '../params/jsonValues.js';
 import type { BoundParams } from '../params/params.js';
 import { renderTemplate } from '../params/template.js';
 import { urlRenderingParams } from '../params/url.js';
 import { asBoolean, fold } from '../params/fold.js';
 import type { ToolRegistry } from '../tools/toolRegistry.js';
+import type { Deadline } from '../progress/deadline.js';
+import { mapActionText } from '../actions/actionText.js';
+import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { isUniqueTarget, targetOf } from './evidence.js';
 import { toolPreCheck } from './toolChecks.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
@@ -55,6 +57,8 @@ export type CheckEnvironment = {
   valueHashes: Readonly<Record<string, string>>;
   /** The Rote's custom tools: a tool step's own pre-check runs here. */
   tools?: ToolRegistry;
+  /** The run's deadline: every capture and wait of a check ends by it, whatever the check's own patience. */
+  deadline: Deadline;
 };
 
 /**
@@ -62,7 +66,7 @@ export type CheckEnvironment = {
  * for a target that moved, relocation), then the visual crop. A failed check is a value with
  * its reason and evidence, never an exception.
  */
-export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, deadline: number): Promise<CheckResult> {
+export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, until: number): Promise<CheckResult> {
   const fail = (reason: string, evidence: Partial<CheckFail> = {}): CheckFail => ({ ok: false, node, reason, ...evidence });
 
   // Failures that come from this run's values, not from the page: waiting cannot change them.
@@ -88,7 +92,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
   // A secret the recorded name showed is stored as {{name}}: the name is compared as this run's values render it.
   const recordedNow = recordedName(node.fingerprint, env.params);
   const expectedName = node.state.nameTemplate ? renderTemplate(node.state.nameTemplate, env.params) : recordedNow;
-  const located = await locateTarget(env.page, node, bound, expectedName, env.params);
+  const located = await locateTarget(env.page, node, bound, expectedName, env.params, env.deadline);
   if (typeof located === 'string') return fail(located);
   const { target, kind, action } = located;
   if (target.disabled && !node.state.disabled) return fail(`the target ${describeFingerprint(target.fingerprint)} is disabled`);
@@ -103,7 +107,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, dead
   if (!stateDiffers && !otherElement && node.cropHash && node.cropRect) {
     const recorded = env.blob(node.cropHash);
     if (!recorded) return fail('the recorded crop is missing from the store');
-    const problem = await visualCheck(env, node, target.box, recorded, deadline, kind === 'relocated');
+    const problem = await visualCheck(env, node, target.box, recorded, until, kind === 'relocated');
     if (problem) return fail(`the target looks different: ${problem.reason}`, { expected: recorded, actual: problem.actual, diff: problem.diff });
   }
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
@@ -122,18 +126,9 @@ function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Read
     return `the recorded text renders ${changed.map((name) => `{{${name}}}`).join(', ')} in a form that could not be told for sure (e.g. 01/01: month or day first), and the value differs now: typing the recorded text would be wrong`;
   }
   try {
-    switch (node.action.type) {
-      case 'type':
-        return { ...node.action, text: renderTemplate(node.action.text, params) };
-      case 'goto':
-        return { ...node.action, url: renderTemplate(node.action.url, urlRenderingParams(node.action.url, params)) };
-      case 'tool':
-        return { ...node.action, args: mapStrings(node.action.args, (text) => renderTemplate(text, params)) as Record<string, JsonValue> };
-      default:
-        return node.action;
-    }
+    return mapActionText(node.action, (text, field) => renderTemplate(text, field === 'url' ? urlRenderingParams(text, params) : params));
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   }
 }
 
@@ -145,7 +140,7 @@ function matchesRecorded(live: Fingerprint, recorded: Fingerprint, expectedName:
   return semantic ? fold(live.name) === fold(expectedName) : live.name === expectedName;
 }
 
-async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string, params: BoundParams): Promise<Located | string> {
+async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string, params: BoundParams, deadline: Deadline): Promise<Located | string> {
   const recorded = node.fingerprint!;
   const semantic = node.state.nameTemplate !== undefined;
   const expected = `expected ${describeFingerprint({ ...recorded, name: expectedName })}`;
@@ -160,7 +155,7 @@ async function locateTarget(page: Page, node: TrajectoryNode, action: Action, ex
   const found = live ? `target is now ${describeFingerprint(live.fingerprint)}` : point ? `nothing is at (${Math.round(point.x)}, ${Math.round(point.y)})` : 'nothing has the focus';
   // Moving the action: only a point action, only a target that was unique (or named by a parameter) and is unique now.
   if (!point || !node.box || !(node.state.matches === 1 || semantic)) return `${found}, ${expected}`;
-  const box = await locateUnique(page, { ...recorded, name: expectedName }, semantic);
+  const box = await locateUnique(page, { ...recorded, name: expectedName }, semantic, deadline);
   if (!box) return `${found}, ${expected}, and no single element with that role and name is visible`;
   const moved = relocatedPoint(point, node.box, box);
   const there = await targetOf(page, action, moved);
@@ -226,7 +221,7 @@ function surroundings(rect: Box, box: Box): Box[] {
   ].filter((mask) => mask.width > 0 && mask.height > 0);
 }
 
-async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recorded: Buffer, deadline: number, relocated: boolean) {
+async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recorded: Buffer, until: number, relocated: boolean) {
   const rect = node.cropRect!;
   // A target that moved has new neighbours by definition: compare the target itself, not what is beside it.
   const masks = relocated ? [...node.masks, ...surroundings(rect, liveBox)] : node.masks;
@@ -237,10 +232,10 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
   }
   let matched: Awaited<ReturnType<typeof matchCropStable>>;
   try {
-    matched = await matchCropStable(env.page, clip, recorded, masks, deadline);
+    matched = await matchCropStable(env.page, clip, recorded, masks, until, env.deadline);
   } catch (error) {
     // A capture that fails (the page is navigating) is a check that did not pass yet, not a crash.
-    return { reason: `the page could not be captured (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, actual: undefined, diff: undefined };
+    return { reason: `the page could not be captured (${firstLineOf(error)})`, actual: undefined, diff: undefined };
   }
   const { mismatch, actual } = matched;
   if (!mismatch) return null;

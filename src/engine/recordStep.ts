@@ -1,40 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Action } from '../actions/action.js';
+import { mapActionText } from '../actions/actionText.js';
 import { sameFingerprint } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/params.js';
-import { canonicalJson, mapStrings, type JsonValue } from '../params/jsonValues.js';
+import { canonicalJson, type JsonValue } from '../params/jsonValues.js';
 import { hideSecrets, templatize } from '../params/template.js';
 import type { RecordedEvidence } from './evidence.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
-/** The action as it is stored: typed text and URLs with parameter values replaced by their names. */
-export function templatedAction(action: Action, params: BoundParams): { action: Action; ambiguous: string[][]; literal?: string[] } {
-  switch (action.type) {
-    case 'type': {
-      const { template, ambiguous, literal } = templatize(action.text, params);
-      return { action: { ...action, text: template }, ambiguous, literal };
-    }
-    case 'goto': {
-      const { template, ambiguous, literal } = templatize(action.url, params);
-      return { action: { ...action, url: template }, ambiguous, literal };
-    }
-    case 'tool': {
-      // Each string argument is templated as typed text is: `{ id: "C-1042" }` is stored as `{ id: "{{claimId}}" }`.
-      const ambiguous: string[][] = [];
-      const literal: string[] = [];
-      const templatedArgs = mapStrings(action.args, (text) => {
-        const templated = templatize(text, params);
-        ambiguous.push(...templated.ambiguous);
-        literal.push(...(templated.literal ?? []));
-        return templated.template;
-      });
-      // A secret standing as a number or an object key is never stored either.
-      const args = mapStrings(templatedArgs, (text) => hideSecrets(text, params).template, { keys: true, numbers: true }) as Record<string, JsonValue>;
-      return { action: { ...action, args }, ambiguous, literal: [...new Set(literal)] };
-    }
-    default:
-      return { action, ambiguous: [] };
-  }
+/**
+ * The action as it is stored: typed text, URLs and a tool's string arguments with parameter values
+ * replaced by their names (`{ id: "C-1042" }` is stored as `{ id: "{{claimId}}" }`).
+ */
+export function templatedAction(action: Action, params: BoundParams): { action: Action; ambiguous: string[][]; literal: string[] } {
+  const ambiguous: string[][] = [];
+  const literal = new Set<string>();
+  let templated = mapActionText(action, (text) => {
+    const result = templatize(text, params);
+    ambiguous.push(...result.ambiguous);
+    result.literal.forEach((name) => literal.add(name));
+    return result.template;
+  });
+  // A secret standing as a number or an object key of a tool's arguments is never stored either.
+  if (templated.type === 'tool') templated = mapActionText(templated, (text) => hideSecrets(text, params).template, { keysAndNumbers: true });
+  return { action: templated, ambiguous, literal: [...literal] };
 }
 
 export function newNode(input: {

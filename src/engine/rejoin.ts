@@ -1,4 +1,5 @@
 import { templateNames } from '../params/template.js';
+import { nodeRef, type NodeRef } from './cursor.js';
 import { namesUsedBy } from './paramBindings.js';
 import type { CheckEnvironment } from './preCheck.js';
 import { preCheck } from './preCheck.js';
@@ -49,18 +50,19 @@ function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode
  * Where the replay can take over again after an agent action: the first recorded step after
  * `from` whose pre-checks pass now, looking past at most MAX_SKIPPED recorded steps that the
  * detour has covered (never past one it has not, so no recorded work is silently dropped).
- * Returns the node to continue after (null: the root), or undefined when there is none yet.
+ * Returns the place to continue after, or undefined when there is none yet. Each candidate is
+ * checked once, as the page is now: a re-join does not wait.
  */
 export async function findRejoin(
   env: CheckEnvironment,
   view: TrajectoryView,
-  from: string | null,
+  from: NodeRef,
   detour: readonly TrajectoryNode[],
   visited: ReadonlySet<string>,
-): Promise<string | null | undefined> {
+): Promise<NodeRef | undefined> {
   const detourNames = new Set(detour.flatMap(namesUsedBy));
   const eligible = (node: TrajectoryNode) => !view.isNew(node.id) && !visited.has(node.id);
-  let level: { after: string | null; node: TrajectoryNode }[] = view
+  let level: { after: NodeRef; node: TrajectoryNode }[] = view
     .candidatesAfter(from)
     .filter(eligible)
     .map((node) => ({ after: from, node }));
@@ -69,7 +71,7 @@ export async function findRejoin(
     for (const { after, node } of level) {
       if ((await preCheck(env, node, Date.now())).ok) return after;
       if (coveredByDetour(node, detour, detourNames)) {
-        next.push(...view.candidatesAfter(node.id).filter(eligible).map((child) => ({ after: node.id, node: child })));
+        next.push(...view.candidatesAfter(nodeRef(node.id)).filter(eligible).map((child) => ({ after: nodeRef(node.id), node: child })));
       }
     }
     level = next;

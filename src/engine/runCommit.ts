@@ -9,6 +9,7 @@ import { namesUsedBy } from './paramBindings.js';
 import type { RunResult } from './runResult.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import type { TrajectoryView } from './trajectoryView.js';
+import { messageOf } from '../errors/messageOf.js';
 
 /** Everything one run leaves behind, gathered by the run loop. */
 export type RunRecord = {
@@ -101,7 +102,7 @@ export function markRunFailed(record: Pick<RunRecord, 'store' | 'result'>, cause
   try {
     record.store.commitRun({
       run: {
-        ...runRow({ ...record, identity: undefined }, Date.now(), `the run's commit failed: ${cause instanceof Error ? cause.message : String(cause)}`),
+        ...runRow({ ...record, identity: undefined }, Date.now(), `the run's commit failed: ${messageOf(cause)}`),
         status: 'failed',
       },
     });

@@ -1,11 +1,14 @@
 import { RoteError } from '../errors/roteError.js';
+import { withinDeadline, type Deadline } from '../progress/deadline.js';
 
 /**
  * What flows through every operation of one run: the deadline, the caller's abort signal and
- * the call log that error messages end with (Playwright's Progress, in small).
+ * the call log that error messages end with (Playwright's Progress, in small). It is itself the
+ * run's Deadline, which every wait below the engine is bounded by.
  */
-export class RunContext {
+export class RunContext implements Deadline {
   readonly startedAt = Date.now();
+  /** Epoch ms by which the run must be over. */
   readonly deadline: number;
   private readonly lines: string[] = [];
   /** Applied to every logged line: the run sets it to hide secret values. */
@@ -14,9 +17,17 @@ export class RunContext {
   constructor(
     readonly apiName: string,
     timeoutMs: number,
-    private readonly signal?: AbortSignal,
+    readonly signal?: AbortSignal,
   ) {
     this.deadline = this.startedAt + timeoutMs;
+  }
+
+  get at(): number {
+    return this.deadline;
+  }
+
+  get timeoutMs(): number {
+    return this.deadline - this.startedAt;
   }
 
   log(line: string): void {
@@ -30,11 +41,25 @@ export class RunContext {
   /** Throws when the run must stop: aborted by the caller or past its deadline. */
   throwIfStopped(): void {
     if (this.signal?.aborted) throw new RoteError('aborted', `${this.apiName}: aborted`, { cause: this.signal.reason });
-    if (Date.now() > this.deadline) throw new RoteError('timeout', `${this.apiName}: timeout of ${this.deadline - this.startedAt}ms exceeded`);
+    if (Date.now() > this.deadline) throw this.timeoutError();
+  }
+
+  timeoutError(detail?: string): RoteError {
+    return new RoteError('timeout', `${this.apiName}: timeout of ${this.timeoutMs}ms exceeded${detail ? ` ${detail}` : ''}`);
   }
 
   /** A deadline for one wait: `ms` from now, never past the run's own. */
   within(ms: number): number {
     return Math.min(this.deadline, Date.now() + ms);
+  }
+
+  /** `work` (an agent's answer, a tool's call) bounded by the run: the run ends at its deadline or abort either way. */
+  async bounded<T>(work: Promise<T>, what: string): Promise<T> {
+    try {
+      return await withinDeadline(this, work, `${this.apiName}: ${what}`);
+    } catch (error) {
+      if (RoteError.isInstance(error) && error.code === 'timeout' && Date.now() >= this.deadline) throw this.timeoutError(`while ${what}`);
+      throw error;
+    }
   }
 }

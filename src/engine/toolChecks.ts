@@ -7,6 +7,7 @@ import type { Page } from 'playwright';
 import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
 import type { Action } from '../actions/action.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
+import { messageOf } from '../errors/messageOf.js';
 
 export type Phase = 'pre' | 'post';
 
@@ -23,7 +24,7 @@ export async function captureForRecording(check: Check, tool: Tool, phase: Phase
   try {
     data = await check.capture(context);
   } catch (error) {
-    throw new RoteError('tool', `${where} threw while recording: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new RoteError('tool', `${where} threw while recording: ${messageOf(error)}`, { cause: error });
   }
   const problem = jsonProblem(data);
   if (problem) throw new RoteError('invalid-argument', `${where} must return JSON data (it is stored with the step), got ${problem}`);

@@ -4,6 +4,8 @@ import { navigationWatch, settle } from '../checks/settle.js';
 import { RoteError } from '../errors/roteError.js';
 import { jsonProblem, mapStrings, type JsonValue } from '../params/jsonValues.js';
 import type { BoundParams } from '../params/params.js';
+import type { Deadline } from '../progress/deadline.js';
+import { messageOf } from '../errors/messageOf.js';
 import { redactSecrets } from '../params/secret.js';
 import { templatize } from '../params/template.js';
 import type { Tool } from '../tools/toolRegistry.js';
@@ -25,7 +27,7 @@ export async function callTool(page: Page, tool: Tool, args: Record<string, unkn
     // A copy: the tool may change what it is given, the recording must not change with it.
     return await tool.fn(structuredClone(args), { page, params });
   } catch (error) {
-    throw new RoteError('tool', `tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new RoteError('tool', `tool "${tool.name}" failed: ${messageOf(error)}`, { cause: error });
   }
 }
 
@@ -38,7 +40,7 @@ export async function recordToolStep(
   page: Page,
   action: ToolAction,
   tool: Tool,
-  input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: number },
+  input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: Deadline },
 ): Promise<AgentStep & { result: unknown }> {
   const { params } = input;
   // Templated before the tool runs: its code may change the object it is given.
@@ -50,13 +52,13 @@ export async function recordToolStep(
   if (tool.preCheck) captured.pre = await captureForRecording(tool.preCheck, tool, 'pre', context, params);
   const commits = navigationWatch(page).commitCount;
   const result = await callTool(page, tool, action.args, params);
-  await settle(page, commits, { timeoutMs: Math.max(0, input.deadline - Date.now()) });
+  await settle(page, commits, input.deadline);
   if (tool.postCheck) captured.post = await captureForRecording(tool.postCheck, tool, 'post', context, params);
   evidence.state.tool = captured;
   if (stored.ambiguous.length > 0) evidence.state.ambiguous = stored.ambiguous;
   // An argument rendering a value in a form that could not be told for sure stays literal; a replay
   // with another value for it must hand over rather than pass the old text (see preCheck).
-  const literal = (stored.literal ?? []).filter((name) => params[name] !== undefined);
+  const literal = stored.literal.filter((name) => params[name] !== undefined);
   if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.valueSalt, name, params[name]!)]));
   const intent = input.intent === undefined ? undefined : templatize(input.intent, params).template;
   const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: stored.action, intent, evidence, cropHash: null });

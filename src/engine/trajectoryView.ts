@@ -1,8 +1,6 @@
 import type { Store } from '../store/store.js';
+import { parentIdOf, refOfResumeAt, type NodeRef } from './cursor.js';
 import { nodeFromRow, type TrajectoryNode } from './trajectoryNode.js';
-
-/** A resumeAtId that points at the task's virtual root (a detour before the first recorded step). */
-export const ROOT_ID = 'root';
 
 /**
  * The task's trajectory tree as one run sees it: stored nodes, read on demand through the
@@ -24,7 +22,13 @@ export class TrajectoryView {
     return this.byId.get(id);
   }
 
-  children(parentId: string | null): TrajectoryNode[] {
+  /** The node at a place; undefined at the root. */
+  nodeAt(ref: NodeRef): TrajectoryNode | undefined {
+    return ref.kind === 'root' ? undefined : this.byId.get(ref.id);
+  }
+
+  children(ref: NodeRef): TrajectoryNode[] {
+    const parentId = parentIdOf(ref);
     const key = parentId ?? '';
     let stored = this.stored.get(key);
     if (!stored) {
@@ -39,15 +43,14 @@ export class TrajectoryView {
   }
 
   /**
-   * What may come after `nodeId` (null: the root): its children, then the children of the node
-   * it re-joins (a detour continuing on the cached path), without repeats.
+   * What may come after `ref`: its children, then the children of the place it re-joins (a
+   * detour continuing on the cached path), without repeats.
    */
-  candidatesAfter(nodeId: string | null): TrajectoryNode[] {
-    const own = this.children(nodeId);
-    const node = nodeId === null ? undefined : this.node(nodeId);
-    if (!node?.resumeAtId) return own;
+  candidatesAfter(ref: NodeRef): TrajectoryNode[] {
+    const own = this.children(ref);
+    const resumeAt = refOfResumeAt(this.nodeAt(ref)?.resumeAtId ?? null);
+    if (!resumeAt) return own;
     const seen = new Set(own.map((candidate) => candidate.id));
-    const resumeAt = node.resumeAtId === ROOT_ID ? null : node.resumeAtId;
     return [...own, ...this.children(resumeAt).filter((candidate) => !seen.has(candidate.id))];
   }
 

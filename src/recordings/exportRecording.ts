@@ -8,6 +8,7 @@ import { checkFolder, checkStore } from './recordingArguments.js';
 import { cropPathOf, RECORDING_FORMAT, RECORDING_VERSION, serializeRecording, type RecordingFile } from './recordingSchema.js';
 import { mapUrls, recordingOrigin, relativeTo } from './recordingUrls.js';
 import { writeRecordingFolder } from './writeRecording.js';
+import { messageOf } from '../errors/messageOf.js';
 
 export type ExportedRecording = {
   /** Steps written (the whole tree of the task). */
@@ -32,7 +33,7 @@ export async function exportRecording(store: Store, taskKey: string, folder: str
     await writeRecordingFolder(folder, serializeRecording(file), crops, where);
   } catch (error) {
     if (RoteError.isInstance(error)) throw error;
-    throw new RoteError('invalid-argument', `${where}: cannot write "${folder}": ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new RoteError('invalid-argument', `${where}: cannot write "${folder}": ${messageOf(error)}`, { cause: error });
   }
   return { nodes: file.nodes.length, crops: crops.size };
 }
@@ -62,7 +63,7 @@ export function recordingFromStore(store: Store, taskKey: string, where: string)
     // Read as an import would: what is written is what a reader accepts, in the schema's key order.
     file = parseRecording(stored, `${where}: the stored trajectory does not fit the recording format`);
   } catch (error) {
-    throw new RoteError('store', error instanceof Error ? error.message : String(error), { cause: error });
+    throw new RoteError('store', messageOf(error), { cause: error });
   }
   const origin = recordingOrigin(file);
   return { file: origin ? { ...mapUrls(file, (url) => relativeTo(url, origin)), origin } : file, crops };

@@ -6,6 +6,7 @@ import { listProblems } from '../params/paramSchema.js';
 import { parseRecording } from './parseRecording.js';
 import { checkFolder } from './recordingArguments.js';
 import { CROP_PATH, RECORDING_FILE, type RecordingFile } from './recordingSchema.js';
+import { messageOf } from '../errors/messageOf.js';
 
 /** A recording folder, read and validated. */
 export type Recording = {
@@ -36,7 +37,7 @@ export async function loadRecording(folder: string, where: string): Promise<Reco
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new RoteError('invalid-argument', `${where}: ${RECORDING_FILE} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new RoteError('invalid-argument', `${where}: ${RECORDING_FILE} is not JSON: ${messageOf(error)}`, { cause: error });
   }
   const file = parseRecording(json, where);
   const crops = new Map<string, Buffer>();

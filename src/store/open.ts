@@ -6,6 +6,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { RoteError } from '../errors/roteError.js';
 import * as schema from './schema.js';
+import { messageOf } from '../errors/messageOf.js';
 
 export type RoteDatabase = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -81,7 +82,7 @@ function cannotOpen(path: string, reason: string, cause?: unknown): RoteError {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 let cachedMigrationsFolder: string | undefined;

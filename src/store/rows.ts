@@ -49,6 +49,8 @@ export interface NodeLink {
   id: string;
   resumeAtId?: string | null;
   endsRun?: boolean;
+  /** The URL a run ended on here (templated), kept in the node's state for the end check. */
+  endUrl?: string;
 }
 
 export interface RunResult {

@@ -126,6 +126,12 @@ export function prepareStatements(db: RoteDatabase) {
       .set({ endsRun: v('endsRun') }) // 1 or 0
       .where(eq(nodes.id, p('id')))
       .prepare(),
+    /** One field of a node's state (a JSON object), the rest kept. */
+    setEndUrl: db
+      .update(nodes)
+      .set({ state: sql`json_set(coalesce(${nodes.state}, '{}'), '$.endUrl', ${p('endUrl')})` })
+      .where(eq(nodes.id, p('id')))
+      .prepare(),
     /**
      * Breadth-first descendants of `parentId` (null: the whole task), at most `limit` of them.
      * Raw SQL because drizzle has no recursive CTE. ORDER BY inside the CTE makes SQLite's queue a

@@ -192,6 +192,22 @@ describe('commitRun', () => {
     });
   });
 
+  it('a stored node a later run ended on keeps its end URL with the rest of its state', () => {
+    const stored = node({ state: { typeMode: 'keys', matches: 1 } });
+    const bare = node({ parentId: stored.id });
+    store.commitRun({ task: task(), newNodes: [stored, bare], run: finished(begin()) });
+    store.commitRun({
+      nodeLinks: [
+        { id: stored.id, endsRun: true, endUrl: 'https://example.test/saved?id=:id' },
+        { id: bare.id, endsRun: true, endUrl: 'https://example.test/done' },
+      ],
+      run: finished(begin()),
+    });
+    expect(store.getNode(stored.id)).toMatchObject({ endsRun: true, state: { typeMode: 'keys', matches: 1, endUrl: 'https://example.test/saved?id=:id' } });
+    // A node stored with no state at all gets one holding the end URL.
+    expect(store.getNode(bare.id)).toMatchObject({ endsRun: true, state: { endUrl: 'https://example.test/done' } });
+  });
+
   it('is atomic: a failing insert leaves nothing behind and the run stays running', () => {
     const runId = begin();
     const crop = Buffer.from('crop');

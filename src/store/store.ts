@@ -15,6 +15,7 @@ import type {
   TaskSummary,
 } from './rows.js';
 import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
+import { messageOf } from '../errors/messageOf.js';
 
 /**
  * The trajectory cache and run log. Synchronous (better-sqlite3): every call is a short local
@@ -205,6 +206,7 @@ export class Store {
         let changes = 1;
         if (link.resumeAtId !== undefined) changes = s.setResumeAt.run({ id: link.id, resumeAtId: link.resumeAtId }).changes;
         if (link.endsRun !== undefined) changes = s.setEndsRun.run({ id: link.id, endsRun: link.endsRun ? 1 : 0 }).changes;
+        if (link.endUrl !== undefined) changes = s.setEndUrl.run({ id: link.id, endUrl: link.endUrl }).changes;
         if (changes === 0) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
       }
       const { changes } = s.finishRun.run({ ...input.run });
@@ -222,7 +224,7 @@ export class Store {
       return fn();
     } catch (error) {
       if (RoteError.isInstance(error)) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       throw new RoteError('store', `rote: store at "${this.path}": could not ${operation}: ${reason}`, {
         cause: error,
       });

@@ -24,6 +24,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { RoteError } from '../../errors/roteError.js';
 import type { ChatMessage, ChatRequest, ComputerCall, ComputerInput, ComputerRequest, ComputerTurn, ModelClient, SafetyCheck } from './modelTypes.js';
+import { messageOf } from '../../errors/messageOf.js';
 
 export type ModelClientOptions = {
   /** Default: the OPENAI_API_KEY environment variable (the SDK reads it). */
@@ -263,7 +264,7 @@ function wireError(
     const hint = error.status === 401 ? '; check the API key' : error.status === 404 ? '; check the model name and the base URL' : '';
     message = `the model service answered ${error.status ?? 'an error'} to ${context.what}: ${detail}${hint} (${tries})`;
   } else {
-    message = `${context.what} failed: ${error instanceof Error ? error.message : String(error)} (${tries})`;
+    message = `${context.what} failed: ${messageOf(error)} (${tries})`;
   }
   return new RoteError('agent', context.redact(`${context.caller}: ${message}`), { cause: redactedCause(error, context.redact) });
 }

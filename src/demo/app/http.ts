@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { messageOf } from '../../errors/messageOf.js';
 
 /**
  * The whole request body as UTF-8. Past `maxBytes` it rejects and drops the connection, so a
@@ -84,7 +85,7 @@ export type LocalServer = {
 export async function listenLocal(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, port = 0): Promise<LocalServer> {
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) sendJson(res, 500, { error: messageOf(error) });
       else res.destroy();
     });
   });

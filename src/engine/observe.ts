@@ -1,0 +1,49 @@
+import type { Page } from 'playwright';
+import type { Observation } from '../agent/agent.js';
+import { maskScreenshot } from '../checks/secretMask.js';
+import { viewportScreenshot } from '../checks/visual.js';
+import type { BoundParams } from '../params/params.js';
+import { maskedParams, redactSecrets } from '../params/secret.js';
+import type { Deadline } from '../progress/deadline.js';
+import type { ToolRegistry } from '../tools/toolRegistry.js';
+import type { RunLedger } from './runLedger.js';
+
+/**
+ * What the agent is shown before a call. Nothing in it holds a secret: the page's URL, a reason
+ * quoting it and the task are redacted, secret parameters masked, password fields painted over.
+ */
+export async function observe(input: {
+  page: Page;
+  task: string;
+  params: BoundParams;
+  ledger: RunLedger;
+  tools: ToolRegistry | undefined;
+  deadline: Deadline;
+  dialog?: Observation['dialog'];
+  /** A screenshot taken before, when the page cannot be captured now (a native dialog blocks it). */
+  screenshot?: Buffer;
+}): Promise<Observation> {
+  const { page, params, ledger } = input;
+  const viewport = page.viewportSize() ?? (await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })));
+  const screenshot = input.screenshot ?? (await maskScreenshot(page, await viewportScreenshot(page, input.deadline), params, viewport));
+  const observation: Observation = {
+    runId: ledger.runId,
+    deadline: input.deadline.at,
+    task: redactSecrets(input.task, params),
+    params: maskedParams(params),
+    screenshot,
+    url: redactSecrets(page.url(), params),
+    viewport,
+    history: ledger.steps.map((step) => {
+      const result = ledger.toolResults.get(step.index);
+      return { action: step.action, kind: step.kind, ...(step.intent ? { intent: step.intent } : {}), ...(result !== undefined ? { result } : {}) };
+    }),
+    tools: input.tools?.list() ?? [],
+  };
+  const last = ledger.divergences.at(-1);
+  if (last && last.step === ledger.steps.length) {
+    observation.divergence = { step: last.step, reason: redactSecrets(last.reason, params), ...(last.intent ? { intent: last.intent } : {}) };
+  }
+  if (input.dialog) observation.dialog = { ...input.dialog, message: redactSecrets(input.dialog.message, params), defaultValue: redactSecrets(input.dialog.defaultValue, params) };
+  return observation;
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { Action } from '../actions/action.js';
+import type { AgentUsage, StepKind } from '../agent/agent.js';
+import type { JsonValue } from '../params/jsonValues.js';
+import type { BoundParams } from '../params/params.js';
+import { redactSecrets, secretNames } from '../params/secret.js';
+import type { NodeLink, NodeStat } from '../store/rows.js';
+import type { Divergence, RunResult, RunStatus, StepResult } from './runResult.js';
+
+/**
+ * What one run has done so far and will leave behind: its steps (as performed and as stored),
+ * divergences, crops, what it learned about stored nodes, and what the agent cost. The run loop
+ * writes it; the commit and the result read it.
+ */
+export class RunLedger {
+  readonly runId = randomUUID();
+  readonly steps: StepResult[] = [];
+  /** The node behind each step, by index. */
+  readonly stepNodes: string[] = [];
+  /** Each step's action with templates in place of parameter values: what logs and the store get. */
+  readonly storedActions: Action[] = [];
+  readonly divergences: Divergence[] = [];
+  /** Crops of new nodes, by content hash, until the commit. */
+  readonly crops = new Map<string, Buffer>();
+  readonly stats: NodeStat[] = [];
+  private readonly linkChanges = new Map<string, NodeLink>();
+  /** Tool results by step index, shown to the agent in its observations and never stored. */
+  readonly toolResults = new Map<number, JsonValue>();
+  readonly usage: AgentUsage = { modelCalls: 0, inputTokens: 0, outputTokens: 0 };
+  agentCalls = 0;
+  answer: string | undefined;
+
+  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; nodeId: string }): void {
+    this.storedActions.push(step.stored);
+    const result: StepResult = { index: this.steps.length, kind: step.kind, action: step.action, durationMs: Date.now() - step.startedAt, checkMs: step.checkMs };
+    if (step.intent) result.intent = step.intent;
+    this.steps.push(result);
+    this.stepNodes.push(step.nodeId);
+  }
+
+  /** A stored node was used (hit) or could not be shown safe (miss). */
+  noteUse(id: string, hit: boolean): void {
+    this.stats.push({ id, hit, usedAt: Date.now(), succeeded: hit });
+  }
+
+  /** A change to a stored node's links, merged with earlier changes to it. */
+  link(change: NodeLink): void {
+    this.linkChanges.set(change.id, { ...this.linkChanges.get(change.id), ...change });
+  }
+
+  get links(): NodeLink[] {
+    return [...this.linkChanges.values()];
+  }
+
+  addUsage(usage: AgentUsage | undefined): void {
+    if (!usage || typeof usage.modelCalls !== 'number') return;
+    this.usage.modelCalls += usage.modelCalls;
+    this.usage.inputTokens += usage.inputTokens;
+    this.usage.outputTokens += usage.outputTokens;
+  }
+
+  count(kind: StepKind): number {
+    return this.steps.filter((step) => step.kind === kind).length;
+  }
+
+  /** replayed: no agent call at all; mixed: the agent and the cache; agent: the agent alone. */
+  finalStatus(): RunStatus {
+    if (this.agentCalls === 0) return 'replayed';
+    return this.steps.length > this.count('agent') ? 'mixed' : 'agent';
+  }
+
+  /** The run's result; secret values never leave the run, not in its result nor in what is stored from it. */
+  result(input: { status: RunStatus; error: string | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams }): RunResult {
+    const result: RunResult = {
+      runId: this.runId,
+      status: input.status,
+      task: input.task,
+      taskKey: input.taskKey,
+      steps: this.steps,
+      cachedSteps: this.count('cached'),
+      relocatedSteps: this.count('relocated'),
+      agentSteps: this.count('agent'),
+      agentCalls: this.agentCalls,
+      usage: { ...this.usage },
+      divergences: this.divergences,
+      durationMs: Date.now() - input.startedAt,
+    };
+    if (this.answer !== undefined) result.answer = this.answer;
+    if (input.error) result.error = `${input.error}\nSteps that ran:\n${input.callLog || '  (none)'}`;
+    return redactResult(result, input.params);
+  }
+}
+
+function redactResult(result: RunResult, params: BoundParams): RunResult {
+  if (secretNames(params).size === 0) return result;
+  const redact = (text: string) => redactSecrets(text, params);
+  result.task = redact(result.task);
+  if (result.answer !== undefined) result.answer = redact(result.answer);
+  if (result.error !== undefined) result.error = redact(result.error);
+  for (const divergence of result.divergences) {
+    divergence.reason = redact(divergence.reason);
+    if (divergence.intent !== undefined) divergence.intent = redact(divergence.intent);
+  }
+  for (const step of result.steps) if (step.intent !== undefined) step.intent = redact(step.intent);
+  return result;
+}
