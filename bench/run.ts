@@ -1,5 +1,5 @@
 /**
- * The benchmark: three legacy-style apps, each recorded once, replayed with new values against a
+ * The benchmark: four legacy-style apps, each recorded once, replayed with new values against a
  * plain Playwright script of the same actions, then met with every perturbation. Figures go to
  * bench/results/latest.json and are printed as a table; `--json` prints the summary as JSON on
  * the last line. Speed is measured here, never asserted in a test.
@@ -12,16 +12,13 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright';
 import { launchBrowser } from '../src/browser/launch.js';
 import { Rote } from '../src/rote.js';
-import { claimSpec } from './apps/claim/spec.js';
 import type { BenchApp, BenchAppSpec, PerturbationName } from './apps/contract.js';
-import { gridSpec } from './apps/grid/spec.js';
-import { intakeSpec } from './apps/intake/spec.js';
+import { SPECS } from './apps/specs.js';
 import { cellFrom, runBaseline, runThroughRote, type CellResult } from './cells.js';
 import { measureLookup, type LookupFigures } from './lookup.js';
+import { quickPlan } from './quickPlan.js';
 import { summarize, type Summary } from './summary.js';
 import { printReport } from './report.js';
-
-const SPECS: BenchAppSpec[] = [intakeSpec, claimSpec, gridSpec];
 
 export type BenchOptions = { quick: boolean };
 
@@ -88,14 +85,13 @@ async function agentOnlyCalls(browser: Browser, state: AppState, perturbation: P
 
 /**
  * Every perturbation the app has, met twice in the full run (the second time the detour is
- * known). The quick run meets each perturbation once, on one app in turn, so all three apps and
- * all perturbations are covered in a third of the time.
+ * known). The quick run meets each perturbation once, on one app that has it (see quickPlan), so
+ * all the apps and all the perturbations are covered in a fraction of the time.
  */
 async function perturbations(browser: Browser, state: AppState, options: BenchOptions, log: (line: string) => void): Promise<CellResult[]> {
   const { spec, app } = state;
   const cells: CellResult[] = [];
-  const appIndex = SPECS.indexOf(spec);
-  const chosen = options.quick ? spec.perturbations.filter((_, index) => index % SPECS.length === appIndex) : spec.perturbations;
+  const chosen = options.quick ? (quickPlan(SPECS).get(spec.name) ?? []) : spec.perturbations;
   for (const perturbation of chosen) {
     const meetings = options.quick ? 1 : 2;
     let agentOnly: number | null = null;

@@ -31,10 +31,46 @@ export const PERTURBATIONS = {
   confirmDialog: 'handled',
   /** A dark colour theme: every colour differs, the layout does not. */
   theme: 'takeover',
+  /**
+   * A row header of an unlabelled table field says something else for the same field ("Genre"
+   * reads "Category"). A field whose header changed is not the recorded field: rote hands over,
+   * and the agent, which knows both words, fills it.
+   */
+  renamedRowHeader: 'takeover',
+  /**
+   * The icon-only toolbar (save, print, delete: no text, no name) comes in a random order on
+   * every load, save never where it was. The recorded spot may now hold delete: rote must never
+   * click it.
+   */
+  shuffledIcons: 'never-destructive',
+  /**
+   * A progress indicator that the task waits on (stop at 60% or more) advances in uneven jumps of
+   * 3 to 9% instead of 1%, at the same average speed, so the value the recording stopped at
+   * usually never shows: the wait must be for the condition, not for a value or a time.
+   */
+  progressJumps: 'takeover',
 } as const;
 
 export type PerturbationName = keyof typeof PERTURBATIONS;
 export type ExpectedOutcome = (typeof PERTURBATIONS)[PerturbationName];
+
+/**
+ * The perturbations of the three labelled-form apps (intake, claim, grid), named one by one so
+ * that a new entry in PERTURBATIONS, made for another app, changes none of them.
+ */
+export const FORM_PERTURBATIONS: readonly PerturbationName[] = [
+  'slowRender',
+  'liveClock',
+  'rotatingBanner',
+  'layoutShift',
+  'popupOnLoad',
+  'popupOnFocus',
+  'renamedLabel',
+  'swappedButtons',
+  'requiredField',
+  'confirmDialog',
+  'theme',
+];
 
 /** A running instance of a benchmark app on 127.0.0.1. */
 export type BenchApp = {
@@ -54,7 +90,7 @@ export type BenchApp = {
 export type BenchParams = Record<string, string | boolean>;
 
 export type BenchAppSpec = {
-  name: 'intake' | 'claim' | 'grid';
+  name: 'intake' | 'claim' | 'grid' | 'catalog';
   /** The task, as a template over the params. */
   task: string;
   perturbations: readonly PerturbationName[];

@@ -7,7 +7,7 @@
  * renamedLabel: "Policy number" reads "Policy no." on page 1; swappedButtons, requiredField and
  * confirmDialog: the review page.
  */
-import { PERTURBATIONS, type BenchAppSpec, type PerturbationName } from '../contract.js';
+import { FORM_PERTURBATIONS, type BenchAppSpec } from '../contract.js';
 import { claimAgent } from './agent.js';
 import { claimBaseline } from './baseline.js';
 import { claimParams, verifyClaim } from './params.js';
@@ -16,7 +16,7 @@ import { startClaimApp } from './server.js';
 export const claimSpec: BenchAppSpec = {
   name: 'claim',
   task: 'File a {{incidentType}} claim on policy {{policyNumber}}',
-  perturbations: Object.keys(PERTURBATIONS) as PerturbationName[],
+  perturbations: FORM_PERTURBATIONS,
   start: () => startClaimApp(),
   params: claimParams,
   agent: claimAgent,

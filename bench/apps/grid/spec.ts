@@ -1,6 +1,6 @@
 /** The admin grid benchmark app: find a customer by name, edit the contact details in a dialog, save. */
 import type { Page } from 'playwright';
-import { PERTURBATIONS, type BenchApp, type BenchAppSpec, type BenchParams, type PerturbationName } from '../contract.js';
+import { FORM_PERTURBATIONS, type BenchApp, type BenchAppSpec, type BenchParams } from '../contract.js';
 import { gridAgent } from './agent.js';
 import { gridBaseline } from './baseline.js';
 import { CUSTOMERS, type Customer } from './customers.js';
@@ -47,7 +47,7 @@ function verifyGrid(app: BenchApp, params: BenchParams): string[] {
 export const gridSpec: BenchAppSpec = {
   name: 'grid',
   task: 'Update the contact details of {{customerName}}',
-  perturbations: Object.keys(PERTURBATIONS) as PerturbationName[],
+  perturbations: FORM_PERTURBATIONS,
   start: () => startGridApp(),
   params: gridParams,
   agent: (page: Page) => gridAgent(page),

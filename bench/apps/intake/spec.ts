@@ -2,8 +2,8 @@
  * The long intake form: a legacy patient-registration page with text fields, a date typed as
  * MM/DD/YYYY, a state select, insurance radios, two checkboxes and notes, then Save and Delete.
  */
-import type { BenchApp, BenchAppSpec, BenchParams, PerturbationName } from '../contract.js';
-import { PERTURBATIONS } from '../contract.js';
+import type { BenchApp, BenchAppSpec, BenchParams } from '../contract.js';
+import { FORM_PERTURBATIONS } from '../contract.js';
 import { intakeAgent } from './agent.js';
 import { intakeBaseline } from './baseline.js';
 import { FIELDS, expectedFieldValue } from './fields.js';
@@ -33,7 +33,7 @@ export function verifyIntake(app: BenchApp, params: BenchParams): string[] {
 export const intakeSpec: BenchAppSpec = {
   name: 'intake',
   task: 'Register patient {{firstName}} {{lastName}}',
-  perturbations: Object.keys(PERTURBATIONS) as PerturbationName[],
+  perturbations: FORM_PERTURBATIONS,
   start: startIntakeApp,
   params: intakeParams,
   agent: intakeAgent,

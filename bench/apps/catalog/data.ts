@@ -1,0 +1,53 @@
+/**
+ * The library catalogue's fixed data: the "Book details" rows, the shelves, and the names the
+ * pages, the server, the agent and verify() share, so that each is written in one place.
+ */
+
+/** The fields of the "Book details" table, known on the page only by their row header. */
+export const DETAIL_FIELDS = ['title', 'author', 'genre'] as const;
+export type DetailField = (typeof DETAIL_FIELDS)[number];
+
+/** Each row's header on the unperturbed page. */
+export const ROW_HEADERS: Record<DetailField, string> = { title: 'Title', author: 'Author', genre: 'Genre' };
+
+/** The row header the renamedRowHeader perturbation changes, and what it reads instead (same field). */
+export const RENAMED_ROW_HEADER = { field: 'genre', to: 'Category' } as const;
+
+/**
+ * The opaque names the three detail inputs take, dealt out at random on every load: a posted
+ * name says nothing about its field until the server looks the load up.
+ */
+export const DETAIL_INPUT_NAMES = ['f1', 'f2', 'f3'] as const;
+
+/** The Publisher input's name (it is known on the page by its placeholder only). */
+export const PUBLISHER_INPUT_NAME = 'f4';
+
+/** The ISBN input's name; the field is known on the page by its id (`ISBN_INPUT_ID`) only. */
+export const ISBN_INPUT_NAME = 'x9';
+export const ISBN_INPUT_ID = 'isbn';
+
+/** The hidden input that carries the load token, so the server can decode the opaque names. */
+export const LOAD_INPUT_NAME = 'load';
+
+export type Shelf = { name: string; location: string };
+
+/** The shelves of the "Place on a shelf" table (shuffled on every load). */
+export const SHELVES: readonly Shelf[] = [
+  { name: 'Fiction A', location: 'Ground floor, bay 1' },
+  { name: 'Fiction B', location: 'Ground floor, bay 2' },
+  { name: 'History A', location: 'First floor, east wing' },
+  { name: 'History B', location: 'First floor, west wing' },
+  { name: 'Reference C', location: 'Reading room' },
+  { name: 'Periodicals D', location: 'Basement, stack 4' },
+];
+
+export function shelfNamed(name: string): Shelf | undefined {
+  return SHELVES.find((shelf) => shelf.name === name);
+}
+
+/** What the indexing must have reached when it is stopped: at least this, and no more than the upper bound. */
+export const STOP_AT_LEAST = 60;
+export const STOP_AT_MOST = 80;
+
+/** The required checkbox of the requiredField perturbation (above Publish). */
+export const CONFIRM_FIELD = { name: 'confirm_details', label: 'I confirm the details are correct' } as const;
