@@ -1,4 +1,5 @@
 import type { Box } from './geometry.js';
+import type { Identity } from './identity.js';
 
 /**
  * Who an action lands on, in the browser's own accessibility terms: the role and accessible
@@ -27,6 +28,10 @@ export type Target = {
   showsValue: boolean;
   /** The nearest named container (row, dialog, group...), which tells apart targets that share a fingerprint. */
   context: string | null;
+  /** What a person reads to tell it from its look-alikes, and its stable attributes. */
+  identity: Identity;
+  /** The role and name are the element's own, not those of the ancestor it speaks through (a bare icon in a cell). */
+  roleOwn: boolean;
 };
 
 /** The fingerprint is what identifies a target; box, state and context are evidence around it. */

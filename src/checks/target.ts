@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import { cdpSession } from './cdp.js';
 import type { Fingerprint, Target } from './fingerprint.js';
+import { IDENTITY_JS, type Identity } from './identity.js';
 import type { Point } from './geometry.js';
 
 /**
@@ -27,8 +28,9 @@ const PICK_ELEMENT = `(function (mode, x, y) {
   return target;
 })`;
 
-/** Runs with `this` = the picked element: geometry and state, never the value itself. */
+/** Runs with `this` = the picked element: geometry, state and identity, never the value itself. */
 const DESCRIBE_ELEMENT = `function () {
+  ${IDENTITY_JS}
   var r = this.getBoundingClientRect();
   var tag = this.tagName ? this.tagName.toLowerCase() : '#node';
   var type = tag === 'input' ? (this.getAttribute('type') || 'text').toLowerCase() : null;
@@ -36,10 +38,10 @@ const DESCRIBE_ELEMENT = `function () {
   var hasText = (tag === 'input' || tag === 'textarea') ? String(this.value || '').length > 0 : (this.isContentEditable ? (this.textContent || '').length > 0 : false);
   var textual = tag === 'textarea' || tag === 'select' || !!this.isContentEditable ||
     (tag === 'input' && !/^(checkbox|radio|submit|button|reset|image|file|color|range|hidden)$/.test(type));
-  return { x: r.x, y: r.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual };
+  return { x: r.x, y: r.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, identity: identityOf(this) };
 }`;
 
-type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean };
+type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; identity: Identity };
 type AXValue = { value?: unknown };
 type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; properties?: { name: string; value: AXValue }[] };
 
@@ -88,6 +90,7 @@ function toTarget(element: Described, nodes: AXNode[]): Target {
   while (node && (node.ignored || UNNAMED_ROLES.has(String(node.role?.value ?? 'none')))) {
     node = node.parentId ? byId.get(node.parentId) : undefined;
   }
+  const roleOwn = node !== undefined && node === nodes[0];
   const fingerprint: Fingerprint = {
     role: String(node?.role?.value ?? 'none'),
     name: normalizeName(node?.name?.value),
@@ -102,6 +105,8 @@ function toTarget(element: Described, nodes: AXNode[]): Target {
     showsValue: element.showsValue,
     disabled: (node?.properties ?? []).some((property) => property.name === 'disabled' && property.value.value === true),
     context: contextOf(node, byId),
+    identity: element.identity,
+    roleOwn,
   };
 }
 

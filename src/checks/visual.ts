@@ -42,6 +42,34 @@ export async function screenshotCrop(page: Page, clip: Box, deadline: Deadline =
   return page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: captureTimeout(deadline, CROP_CAPTURE_LIMIT_MS) });
 }
 
+const CONTROL_BORDER = 3;
+
+/** The inside of a control's box, relative to a crop: what a text field or select shows is data, not the control. */
+export function insideOf(box: Box, crop: Box): Box {
+  const x = Math.round(box.x - crop.x) + CONTROL_BORDER;
+  const y = Math.round(box.y - crop.y) + CONTROL_BORDER;
+  return { x, y, width: Math.max(0, Math.round(box.width) - 2 * CONTROL_BORDER), height: Math.max(0, Math.round(box.height) - 2 * CONTROL_BORDER) };
+}
+
+/**
+ * Whether two elements of one screenshot look alike as a replay's visual check compares a target
+ * (its own box, a value-showing control's inside masked): if they do, the check cannot tell one
+ * from the other. Different sizes never look alike.
+ */
+export async function lookAlike(screenshot: Buffer, a: Box, b: Box, maskInside: boolean): Promise<boolean> {
+  const meta = await sharp(screenshot).metadata();
+  const bounds = { x: 0, y: 0, width: meta.width ?? 0, height: meta.height ?? 0 };
+  const rectOf = (box: Box) => {
+    const inside = intersect(box, bounds);
+    return inside ? roundBox(inside) : undefined;
+  };
+  const [rectA, rectB] = [rectOf(a), rectOf(b)];
+  if (!rectA || !rectB || rectA.width !== rectB.width || rectA.height !== rectB.height) return false;
+  const crop = (rect: Box) => sharp(screenshot).extract({ left: rect.x, top: rect.y, width: rect.width, height: rect.height }).png().toBuffer();
+  const [cropA, cropB] = await Promise.all([crop(rectA), crop(rectB)]);
+  return (await compareCrops(cropA, cropB, maskInside ? [insideOf(a, rectA)] : [])) === null;
+}
+
 type Raw = { data: Buffer; width: number; height: number };
 
 async function decode(png: Buffer): Promise<Raw> {

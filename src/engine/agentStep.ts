@@ -41,7 +41,8 @@ export async function performAgentStep(
     evidence.state.checkedAfter = (await targetAt(page, point))?.checked ?? null;
   }
   const stored = templatedAction(action, params);
-  const ambiguous = [...stored.ambiguous];
+  // Ambiguities of the text typed, and of the target's identity (a row header equal to two values).
+  const ambiguous = [...stored.ambiguous, ...(evidence.state.ambiguous ?? [])];
   if (stored.action.type === 'type' && action.type === 'type' && evidence.state.typeMode === 'select') {
     // An option is chosen whole: by the parameter whose value is the chosen option's value or label
     // ("CA" shown as "California", "evening" as "Evening (6-9 PM)"), or else as recorded. Never a

@@ -7,12 +7,12 @@ import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { storedContext, storedFingerprint, storedWatch } from '../checks/secretTarget.js';
 import { focusedTarget, targetAt } from '../checks/target.js';
-import { countMatching } from '../checks/uniqueness.js';
 import { templatedUrl } from '../checks/urlCheck.js';
 import { shownValues } from '../checks/shownValues.js';
-import { cropRectFor, screenshotCrop } from '../checks/visual.js';
+import { cropRectFor, insideOf, screenshotCrop } from '../checks/visual.js';
 import type { Page } from 'playwright';
 import type { BoundParams } from '../params/params.js';
+import { recordIdentity } from './targetIdentity.js';
 import type { NodeState } from './trajectoryNode.js';
 
 /** The evidence recorded with an agent's action, taken on the page just before it acts. */
@@ -51,20 +51,6 @@ export function typeModeFor(target: Target | null): TypeMode {
   return textControl && !target.hasText ? 'replace' : 'keys';
 }
 
-/** A target shared by several elements needs a wider look around it and no masking to be told apart. */
-export function isUniqueTarget(state: NodeState): boolean {
-  return state.matches === 1 || state.matches === null || state.matches === undefined;
-}
-
-const CONTROL_BORDER = 3;
-
-/** The inside of a control's box, relative to the crop. */
-function insideOf(box: Box, crop: Box): Box {
-  const x = Math.round(box.x - crop.x) + CONTROL_BORDER;
-  const y = Math.round(box.y - crop.y) + CONTROL_BORDER;
-  return { x, y, width: Math.max(0, Math.round(box.width) - 2 * CONTROL_BORDER), height: Math.max(0, Math.round(box.height) - 2 * CONTROL_BORDER) };
-}
-
 export async function captureEvidence(page: Page, action: Action, params: BoundParams): Promise<RecordedEvidence> {
   const url = templatedUrl(page.url(), params);
   const point = actionPoint(action);
@@ -75,7 +61,8 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   if (shown.length > 0) state.watches = shown.map((watch) => storedWatch(watch, params));
   if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state };
 
-  state.matches = await countMatching(page, target.fingerprint);
+  // How many elements share the target's kind, and if not one, what tells it apart (see locateTarget).
+  Object.assign(state, await recordIdentity(page, target, action, params));
   // A secret the target's name or container shows is stored as its {{name}}; checks render it back.
   const fingerprint = storedFingerprint(target.fingerprint, params);
   state.context = storedContext(target.context, params);
@@ -84,16 +71,15 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   if (action.type === 'type') state.typeMode = typeModeFor(target);
 
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
-  const unique = isUniqueTarget(state);
-  // A target that is not unique is recorded with its surroundings (its row, its neighbours).
-  const area = unique ? target.box : { ...target.box, x: 0, width: viewport.width };
-  const rect = cropRectFor(area, point, viewport);
+  // The crop shows the target and what stands right against it: which element it is, the identity
+  // says; the crop says it looks as it did (not covered, not disabled, not restyled).
+  const rect = cropRectFor(target.box, point, viewport);
   if (!rect) return { url, target, fingerprint, box: target.box, crop: null, cropRect: null, masks: [], state };
   // Password fields and shown secrets are painted over before the crop is kept, and masked in
   // every comparison, so a replay (whose live crop shows them) compares the same way.
   const hidden = await secretRegions(page, params, rect);
   const crop = await paintBoxes(await screenshotCrop(page, rect), hidden);
-  const masks = unique ? await paramRegions(page, shownForms(params), rect) : [];
+  const masks = await paramRegions(page, shownForms(params), rect);
   masks.push(...hidden);
   // What a text field or select shows is data (this record's phone number), not the control: mask its inside.
   if (target.showsValue) masks.push(insideOf(target.box, rect));

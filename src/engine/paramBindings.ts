@@ -5,6 +5,7 @@ import type { BoundParams } from '../params/params.js';
 import { asBoolean, fold } from '../params/fold.js';
 import { actionTexts } from '../actions/actionText.js';
 import { templateNames } from '../params/template.js';
+import { identityNames } from './targetIdentity.js';
 import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
 
 /** Roles whose accessible name may come from a parameter: an option, a radio, a row picked by a value. */
@@ -90,6 +91,8 @@ export function namesUsedBy(node: TrajectoryNode): string[] {
   // Typed text, a URL, a tool's arguments (what the tool puts to use).
   for (const text of actionTexts(node.action)) templateNames(text).forEach((name) => names.add(name));
   if (node.state.nameTemplate) templateNames(node.state.nameTemplate).forEach((name) => names.add(name));
+  // A target picked by a value (the row of this run's customer) puts that value to use.
+  identityNames(node.state.identity).forEach((name) => names.add(name));
   if (node.state.checkedParam) names.add(node.state.checkedParam);
   // Text kept literal is guarded by its own check at that step (a changed value diverges there).
   Object.keys(node.state.literalOf ?? {}).forEach((name) => names.add(name));

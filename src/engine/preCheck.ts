@@ -1,16 +1,15 @@
 import type { Page } from 'playwright';
-import { actionPoint, withPoint, type Action } from '../actions/action.js';
+import type { Action } from '../actions/action.js';
 import type { TypeMode } from '../actions/perform.js';
-import { describeFingerprint, type Fingerprint, type Target } from '../checks/fingerprint.js';
-import { contains, type Box, type Point } from '../checks/geometry.js';
+import { describeFingerprint } from '../checks/fingerprint.js';
+import type { Box } from '../checks/geometry.js';
 import { shownForms } from '../params/shownForms.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { showsValueNow } from '../checks/shownValues.js';
-import { locateUnique } from '../checks/uniqueness.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { matchCropStable, compareCrops } from '../checks/visual.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
-import { recordedContext, recordedName, renderSecrets } from '../checks/secretTarget.js';
+import { recordedName, renderSecrets } from '../checks/secretTarget.js';
 import type { BoundParams } from '../params/params.js';
 import { renderTemplate } from '../params/template.js';
 import { urlRenderingParams } from '../params/url.js';
@@ -19,7 +18,7 @@ import type { ToolRegistry } from '../tools/toolRegistry.js';
 import type { Deadline } from '../progress/deadline.js';
 import { mapActionText } from '../actions/actionText.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
-import { isUniqueTarget, targetOf } from './evidence.js';
+import { locateTarget } from './locateTarget.js';
 import { toolPreCheck } from './toolChecks.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
@@ -92,7 +91,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   // A secret the recorded name showed is stored as {{name}}: the name is compared as this run's values render it.
   const recordedNow = recordedName(node.fingerprint, env.params);
   const expectedName = node.state.nameTemplate ? renderTemplate(node.state.nameTemplate, env.params) : recordedNow;
-  const located = await locateTarget(env.page, node, bound, expectedName, env.params, env.deadline);
+  const located = await locateTarget(env.page, node, bound, expectedName, env.params);
   if (typeof located === 'string') return fail(located);
   const { target, kind, action } = located;
   if (target.disabled && !node.state.disabled) return fail(`the target ${describeFingerprint(target.fingerprint)} is disabled`);
@@ -107,7 +106,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   if (!stateDiffers && !otherElement && node.cropHash && node.cropRect) {
     const recorded = env.blob(node.cropHash);
     if (!recorded) return fail('the recorded crop is missing from the store');
-    const problem = await visualCheck(env, node, target.box, recorded, until, kind === 'relocated');
+    const problem = await visualCheck(env, node, target.box, recorded, until);
     if (problem) return fail(`the target looks different: ${problem.reason}`, { expected: recorded, actual: problem.actual, diff: problem.diff });
   }
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
@@ -130,43 +129,6 @@ function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Read
   } catch (error) {
     return messageOf(error);
   }
-}
-
-type Located = { target: Target; kind: 'cached' | 'relocated'; action: Action };
-
-/** Same role, tag and input type, and the expected name (folded, for a name that came from a parameter). */
-function matchesRecorded(live: Fingerprint, recorded: Fingerprint, expectedName: string, semantic: boolean): boolean {
-  if (live.role !== recorded.role || live.tag !== recorded.tag || live.inputType !== recorded.inputType) return false;
-  return semantic ? fold(live.name) === fold(expectedName) : live.name === expectedName;
-}
-
-async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string, params: BoundParams, deadline: Deadline): Promise<Located | string> {
-  const recorded = node.fingerprint!;
-  const semantic = node.state.nameTemplate !== undefined;
-  const expected = `expected ${describeFingerprint({ ...recorded, name: expectedName })}`;
-  const point = actionPoint(action);
-  const live = await targetOf(page, action, point);
-  if (live && matchesRecorded(live.fingerprint, recorded, expectedName, semantic)) {
-    if (isUniqueTarget(node.state) || node.state.context == null || live.context === recordedContext(node.state.context, params)) {
-      return { target: live, kind: 'cached', action };
-    }
-    return `the target ${describeFingerprint(recorded)} is not unique and now stands in another place (${live.context ?? 'no container'}, recorded ${node.state.context})`;
-  }
-  const found = live ? `target is now ${describeFingerprint(live.fingerprint)}` : point ? `nothing is at (${Math.round(point.x)}, ${Math.round(point.y)})` : 'nothing has the focus';
-  // Moving the action: only a point action, only a target that was unique (or named by a parameter) and is unique now.
-  if (!point || !node.box || !(node.state.matches === 1 || semantic)) return `${found}, ${expected}`;
-  const box = await locateUnique(page, { ...recorded, name: expectedName }, semantic, deadline);
-  if (!box) return `${found}, ${expected}, and no single element with that role and name is visible`;
-  const moved = relocatedPoint(point, node.box, box);
-  const there = await targetOf(page, action, moved);
-  if (!there || !matchesRecorded(there.fingerprint, recorded, expectedName, semantic)) {
-    return `${found}, ${expected}; it moved, and at its new place something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`;
-  }
-  // A semantic target found by its new name is the designed path, and a target found where it was
-  // (it appeared late) did not move: neither is a relocation.
-  const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
-  const kind = samePlace || (semantic && fold(expectedName) !== fold(recordedName(recorded, params))) ? 'cached' : 'relocated';
-  return { target: there, kind, action: withPoint(action, moved) };
 }
 
 /**
@@ -201,13 +163,6 @@ function unusedChangedParam(env: CheckEnvironment, node: TrajectoryNode): string
   return undefined;
 }
 
-/** The same spot on the target's new box, kept inside it. */
-function relocatedPoint(point: Point, recordedBox: Box, liveBox: Box): Point {
-  const moved = { x: liveBox.x + (point.x - recordedBox.x), y: liveBox.y + (point.y - recordedBox.y) };
-  if (contains(liveBox, moved)) return moved;
-  return { x: liveBox.x + liveBox.width / 2, y: liveBox.y + liveBox.height / 2 };
-}
-
 /** The crop minus the target's own box: what stood around it. */
 function surroundings(rect: Box, box: Box): Box[] {
   const inner = { x: Math.round(-rect.x), y: Math.round(-rect.y), width: Math.round(box.width), height: Math.round(box.height) };
@@ -221,10 +176,12 @@ function surroundings(rect: Box, box: Box): Box[] {
   ].filter((mask) => mask.width > 0 && mask.height > 0);
 }
 
-async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recorded: Buffer, until: number, relocated: boolean) {
+async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recorded: Buffer, until: number) {
   const rect = node.cropRect!;
-  // A target that moved has new neighbours by definition: compare the target itself, not what is beside it.
-  const masks = relocated ? [...node.masks, ...surroundings(rect, liveBox)] : node.masks;
+  // The target itself is compared, not what stands beside it: which element it is, the identity
+  // and the hit test at the point say; neighbours move for no reason (a field above that jitters,
+  // another row picked by this run's value, a target that moved).
+  const masks = [...node.masks, ...surroundings(rect, liveBox)];
   const viewport = env.page.viewportSize() ?? { width: 1280, height: 720 };
   const clip = { x: Math.round(liveBox.x + rect.x), y: Math.round(liveBox.y + rect.y), width: rect.width, height: rect.height };
   if (clip.x < 0 || clip.y < 0 || clip.x + clip.width > viewport.width || clip.y + clip.height > viewport.height) {
@@ -240,7 +197,7 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
   const { mismatch, actual } = matched;
   if (!mismatch) return null;
   // New values may render where the recording had none: mask where this run's values show, too.
-  if (isUniqueTarget(node.state) && Object.keys(env.params).length > 0) {
+  if (Object.keys(env.params).length > 0) {
     const extra = await paramRegions(env.page, shownForms(env.params), clip);
     if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return null;
   }

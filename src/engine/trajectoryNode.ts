@@ -1,46 +1,8 @@
 import { z } from 'zod';
 import { actionSchema, type Action } from '../actions/action.js';
-import type { TypeMode } from '../actions/perform.js';
 import type { Fingerprint } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
-import type { JsonValue } from '../params/jsonValues.js';
-
-/** What a node keeps besides its action: how to replay it and how sure we were of the target. */
-export type NodeState = {
-  /** How a `type` step reaches the control (see TypeMode). */
-  typeMode?: TypeMode;
-  /** A checkbox or radio's state before and after the recorded click: replay sets the state, it does not toggle. */
-  checkedBefore?: boolean | null;
-  checkedAfter?: boolean | null;
-  /** Visible elements sharing the target's role and name when recorded; 1 means unique, null unknown. */
-  matches?: number | null;
-  /** The nearest named container of the target (row, dialog...), compared when the target is not unique. */
-  context?: string | null;
-  /** Parameter names whose values were equal when recorded, so the text could stand for any of them. */
-  ambiguous?: string[][];
-  /** A semantic target: the accessible name came from a parameter (`{{plan}}`), resolved by its new value. */
-  nameTemplate?: string;
-  /** A checkbox set from this yes/no parameter, not toggled. */
-  checkedParam?: string;
-  /** The target was disabled when recorded (acting on it did nothing, by design). */
-  disabled?: boolean;
-  /** The URL the run ended on, on the node where the agent said it was done. */
-  endUrl?: string;
-  /** Native dialogs (alert, confirm, prompt) the step raised, and how they were answered. */
-  dialogs?: { type: string; message: string; accepted: boolean }[];
-  /** Controls that showed a value of a parameter the recorded run never set (it was already there). */
-  watches?: { param: string; selector: string; label: string }[];
-  /** Parameters watched at this step or later, so a changed value is caught before the submit. */
-  watchedAhead?: string[];
-  /** Parameters the recorded run put on the page from this step to its end. */
-  ahead?: string[];
-  /** For parameters the recorded path never used: a hash of their recorded value (never the value). */
-  valueHashes?: Record<string, string>;
-  /** Parameters this step's text rendered in an unsure form, kept literal: name -> hash of the recorded value. */
-  literalOf?: Record<string, string>;
-  /** A tool step: what its custom checks captured when recorded (secret values as `{{name}}`). */
-  tool?: { pre?: JsonValue; post?: JsonValue };
-};
+import { identitySchema } from '../checks/identity.js';
 
 /** One recorded step and the evidence that makes it safe to repeat. */
 export type TrajectoryNode = {
@@ -69,27 +31,86 @@ export type TrajectoryNode = {
 /** Shapes of a node's evidence, shared with recordings (which read them strictly). */
 export const boxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 export const fingerprintSchema = z.object({ role: z.string(), name: z.string(), tag: z.string(), inputType: z.string().nullable() });
+/** A native dialog a step raised and how it was answered. */
+export const recordedDialogSchema = z.object({
+  type: z.string(),
+  /** The message, with parameter values as templates. */
+  message: z.string(),
+  accepted: z.boolean(),
+  /** A prompt's answer as typed (templated); absent: the text the prompt offered, as OK with no typing sends. */
+  text: z.string().optional(),
+});
+export type RecordedDialog = z.infer<typeof recordedDialogSchema>;
+
+/** One region of the page a step waited for, in the state it had when the step acted. */
+export const waitRegionSchema = z.object({
+  /** Where it is: a CSS path from the nearest ancestor with a stable id (or the body). */
+  path: z.string(),
+  /** What it read then (templated), when it is short enough to be a reading and not a whole section. */
+  text: z.string().optional(),
+  visible: z.boolean(),
+  /** State attributes that changed while waiting (aria-valuenow, value, disabled...), as they were. */
+  attrs: z.record(z.string(), z.string()).optional(),
+});
+export type WaitRegion = z.infer<typeof waitRegionSchema>;
+
+/**
+ * What a node keeps besides its action: how to replay it and how sure we were of the target.
+ * The schema is the type: stored rows are read through it, and nothing else says the shape.
+ */
 export const stateSchema = z
   .object({
+    /** How a `type` step reaches the control (see TypeMode). */
     typeMode: z.enum(['keys', 'replace', 'select', 'value']).optional(),
+    /** A checkbox or radio's state before and after the recorded click: replay sets the state, it does not toggle. */
     checkedBefore: z.boolean().nullable().optional(),
     checkedAfter: z.boolean().nullable().optional(),
+    /** Visible elements sharing the target's kind (role and name, or tag) when recorded; 1 means unique, null unknown. */
     matches: z.number().int().nullable().optional(),
+    /** The nearest named container of the target (row, dialog...), compared for older nodes recorded without an identity. */
     context: z.string().nullable().optional(),
+    /**
+     * What told the target apart from its look-alikes when recorded (templated), required on
+     * replay; with `position` among those it still shared everything with, the last resort.
+     */
+    identity: identitySchema.optional(),
+    position: z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() }).optional(),
+    /** The target's role and name are an ancestor's (a bare icon): its look-alikes are found by tag. */
+    roleFromAncestor: z.boolean().optional(),
+    /** Parameter names whose values were equal when recorded, so the text could stand for any of them. */
     ambiguous: z.array(z.array(z.string())).optional(),
+    /** A semantic target: the accessible name came from a parameter (`{{plan}}`), resolved by its new value. */
     nameTemplate: z.string().optional(),
+    /** A checkbox set from this yes/no parameter, not toggled. */
     checkedParam: z.string().optional(),
+    /** Parameters the recorded run put on the page from this step to its end. */
     ahead: z.array(z.string()).optional(),
+    /** Controls that showed a value of a parameter the recorded run never set (it was already there). */
     watches: z.array(z.object({ param: z.string(), selector: z.string(), label: z.string() })).optional(),
+    /** Parameters watched at this step or later, so a changed value is caught before the submit. */
     watchedAhead: z.array(z.string()).optional(),
+    /** The target was disabled when recorded (acting on it did nothing, by design). */
     disabled: z.boolean().optional(),
+    /** The URL the run ended on, on the node where the agent said it was done. */
     endUrl: z.string().optional(),
-    dialogs: z.array(z.object({ type: z.string(), message: z.string(), accepted: z.boolean() })).optional(),
+    /** Native dialogs (alert, confirm, prompt) the step raised, and how they were answered. */
+    dialogs: z.array(recordedDialogSchema).optional(),
+    /**
+     * What the recording waited for before this step (an agent's wait, or time passing): the
+     * regions that changed meanwhile, in the state they had when the step acted. A replay waits
+     * for that state, never for the time.
+     */
+    waitFor: z.object({ waitedMs: z.number().nonnegative(), regions: z.array(waitRegionSchema) }).optional(),
+    /** For parameters the recorded path never used: a hash of their recorded value (never the value). */
     valueHashes: z.record(z.string(), z.string()).optional(),
+    /** Parameters this step's text rendered in an unsure form, kept literal: name -> hash of the recorded value. */
     literalOf: z.record(z.string(), z.string()).optional(),
+    /** A tool step: what its custom checks captured when recorded (secret values as `{{name}}`). */
     tool: z.object({ pre: z.json().optional(), post: z.json().optional() }).optional(),
   })
   .strip();
+
+export type NodeState = z.infer<typeof stateSchema>;
 
 type StoredNodeRow = {
   id: string;
@@ -134,7 +155,7 @@ export function nodeFromRow(row: StoredNodeRow): TrajectoryNode | undefined {
     cropHash: row.cropHash,
     cropRect: cropRect.data,
     masks: masks.data,
-    state: state.data as NodeState,
+    state: state.data,
     endsRun: row.endsRun,
     lastSuccessAt: row.lastSuccessAt,
   };

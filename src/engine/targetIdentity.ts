@@ -1,0 +1,144 @@
+import type { Page } from 'playwright';
+import type { Action } from '../actions/action.js';
+import type { Target } from '../checks/fingerprint.js';
+import { IDENTITY_FACETS, sameIdentity, type Identity, type IdentityFacet } from '../checks/identity.js';
+import { lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
+import { lookAlike } from '../checks/visual.js';
+import { messageOf } from '../errors/messageOf.js';
+import { fold } from '../params/fold.js';
+import type { BoundParams } from '../params/params.js';
+import { secretNames } from '../params/secret.js';
+import { hideSecrets, renderTemplate, templateNames } from '../params/template.js';
+import type { NodeState } from './trajectoryNode.js';
+
+/**
+ * Actions that change something where they land: their target must be shown to be the recorded
+ * one. Scrolling and moving the pointer change nothing by themselves and keep the lighter rules.
+ */
+export function needsIdentity(action: Action): boolean {
+  switch (action.type) {
+    case 'click':
+    case 'double_click':
+    case 'drag':
+    case 'type':
+    case 'keypress':
+      return true;
+    case 'scroll':
+    case 'move':
+    case 'wait':
+    case 'goto':
+    case 'tool':
+      return false;
+  }
+}
+
+/** Which facets are asked first when telling a target from its look-alikes. */
+const IDENTITY_PRIORITY: readonly IdentityFacet[] = ['testId', 'rowHeader', 'columnHeader', 'labelBefore', 'group', 'placeholder', 'describedBy', 'id', 'nameAttr'];
+
+/** Facets a person reads, which may show a parameter's value (the row of the customer being edited). */
+const READABLE_FACETS = new Set<IdentityFacet>(['rowHeader', 'columnHeader', 'labelBefore', 'group', 'describedBy', 'placeholder']);
+
+/**
+ * What a recorded target needs besides its fingerprint: how many elements share its kind, and
+ * when that is not exactly one, what told it apart (templated) and, if even that is shared, its
+ * position among those that share it. Measured on the page as the agent acted.
+ */
+export async function recordIdentity(page: Page, target: Target, action: Action, params: BoundParams): Promise<Pick<NodeState, 'matches' | 'identity' | 'position' | 'roleFromAncestor' | 'ambiguous'>> {
+  const found = await lookalikes(page, target.fingerprint, { byRole: target.roleOwn });
+  const recorded: Pick<NodeState, 'matches' | 'identity' | 'position' | 'roleFromAncestor' | 'ambiguous'> = { matches: found ? found.length : null };
+  if (!target.roleOwn) recorded.roleFromAncestor = true;
+  if (!needsIdentity(action) || found?.length === 1) return recorded;
+  const telling = tellingFacets(target.identity, found ?? []);
+  const templated = templatedIdentity(telling, params);
+  recorded.identity = templated.identity;
+  if (templated.ambiguous.length > 0) recorded.ambiguous = templated.ambiguous;
+  const same = (found ?? []).filter((other) => sameIdentity(other.identity, telling));
+  const index = same.findIndex((other) => sameBox(other.box, target.box));
+  if (same.length > 1 && index >= 0 && (await looksUnlikeTheOthers(page, target, same))) recorded.position = { index, of: same.length };
+  return recorded;
+}
+
+/** More look-alikes than this are never told apart by position: a list, not a toolbar. */
+const MAX_BY_POSITION = 8;
+
+/**
+ * Position is the last resort, and only where the replay's visual check can still tell the
+ * target from the others (toolbar icons that differ): identical empty fields in shuffled rows
+ * look alike, so their position says nothing, and such a step is not replayed.
+ */
+async function looksUnlikeTheOthers(page: Page, target: Target, same: readonly Lookalike[]): Promise<boolean> {
+  if (same.length > MAX_BY_POSITION) return false;
+  let screenshot: Buffer;
+  try {
+    screenshot = await page.screenshot({ caret: 'hide', scale: 'css', timeout: 5000 });
+  } catch {
+    return false;
+  }
+  for (const other of same) {
+    if (sameBox(other.box, target.box)) continue;
+    if (await lookAlike(screenshot, target.box, other.box, target.showsValue)) return false;
+  }
+  return true;
+}
+
+/**
+ * The facets that tell the target from its look-alikes, taken in IDENTITY_PRIORITY order and
+ * only where each narrows them further, until one element is left. Fewer facets are fewer that
+ * can change for no reason (a price beside a button); the order puts what a page declares and
+ * what a person reads before attributes a page may hand out afresh on each load (a field's
+ * `name` shuffled with its row is not the field).
+ */
+function tellingFacets(identity: Identity, found: readonly Lookalike[]): Identity {
+  const telling: Identity = {};
+  let left = found.length;
+  for (const facet of IDENTITY_PRIORITY) {
+    const value = identity[facet];
+    if (value === undefined) continue;
+    const narrower = found.filter((other) => sameIdentity(other.identity, { ...telling, [facet]: value })).length;
+    if (narrower >= left) continue;
+    telling[facet] = value;
+    left = narrower;
+    if (left <= 1) break;
+  }
+  return telling;
+}
+
+/**
+ * An identity as stored: secrets as `{{name}}` wherever they stand, and a facet a person reads that
+ * is a parameter's whole value (case and punctuation aside) as its template, so the next run looks
+ * for the row of its own value.
+ */
+function templatedIdentity(identity: Identity, params: BoundParams): { identity: Identity; ambiguous: string[][] } {
+  const secrets = secretNames(params);
+  const ambiguous: string[][] = [];
+  const stored: Identity = {};
+  for (const facet of IDENTITY_FACETS) {
+    const value = identity[facet];
+    if (value === undefined) continue;
+    const names = READABLE_FACETS.has(facet) && fold(value) !== '' ? Object.keys(params).filter((name) => !secrets.has(name) && fold(params[name]!) === fold(value)) : [];
+    if (names.length > 1) ambiguous.push(names);
+    stored[facet] = names.length > 0 ? `{{${names[0]}}}` : hideSecrets(value, params).template;
+  }
+  return { identity: stored, ambiguous };
+}
+
+/** The recorded identity with this run's values; a string is why it cannot be rendered. */
+export function expectedIdentity(identity: Identity, params: BoundParams): Identity | string {
+  const rendered: Identity = {};
+  for (const facet of IDENTITY_FACETS) {
+    const value = identity[facet];
+    if (value === undefined) continue;
+    try {
+      rendered[facet] = renderTemplate(value, params);
+    } catch (error) {
+      return messageOf(error);
+    }
+  }
+  return rendered;
+}
+
+/** Parameters an identity's templates name: the step puts them to use (it picks the row of their value). */
+export function identityNames(identity: Identity | undefined): string[] {
+  if (!identity) return [];
+  return IDENTITY_FACETS.flatMap((facet) => (identity[facet] === undefined ? [] : templateNames(identity[facet]!)));
+}
