@@ -181,13 +181,15 @@ function progressPage(next: () => number, options: { jumps: boolean; stall: bool
 <form method="post" action="/progress"><input type="hidden" name="stoppedAt" id="stoppedAt"><button type="submit" id="save">Save</button></form>
 <script>
 (function () {
-  var value = 0, timer = null;
+  var value = 0, timer = null, ticks = 0, jump = 1;
   function show() { var p = document.getElementById('progress'); p.textContent = value + '%'; p.setAttribute('aria-valuenow', String(value)); document.getElementById('fill').style.width = value + '%'; }
   document.getElementById('start').onclick = function () {
     if (timer) return;
     timer = setInterval(function () {
       if (${options.stall} && value >= 40) return;
-      value = Math.min(100, value + (${options.jumps} ? 3 + Math.floor(Math.random() * 7) : 1));
+      // Jumps of k % every k ticks: the same average speed, but most values are never shown.
+      if (${options.jumps}) { if (++ticks < jump) return; ticks = 0; value = Math.min(100, value + jump); jump = 3 + Math.floor(Math.random() * 7); }
+      else value = Math.min(100, value + 1);
       show();
       if (value >= 100) { clearInterval(timer); timer = null; }
     }, ${tickMs});

@@ -1,5 +1,6 @@
 import type { Page, Request } from 'playwright';
 import { remainingMs, type Deadline } from '../progress/deadline.js';
+import { CHANGE_LOG_JS } from './pageChanges.js';
 
 /**
  * Watches the main frame for document navigations, so that after an action rote waits for a
@@ -46,34 +47,66 @@ export function navigationWatch(page: Page): NavigationWatch {
 }
 
 /**
- * Resolves once the DOM has had no mutation for `quietMs` (at most `maxMs`). The observer stays
- * installed on the document, so a page that is already quiet resolves at once; on a document
- * seen for the first time it waits one full quiet period.
+ * Resolves once the DOM has had no change the action could have caused for `quietMs` (at most
+ * `maxMs`). An element that keeps moving is not waited for, or every step on such a page would
+ * cost the whole bound: one that was already changing in the CHURN_MS before the action (a clock,
+ * a spinner), or one that has changed CHURN_TIMES times over CHURN_SPAN_MS since (a process the
+ * action started: the next step's own checks wait for the state it needs). The log stays installed on the document,
+ * so a page that is already quiet resolves at once; on a document seen for the first time it
+ * waits one full quiet period.
  */
-const DOM_QUIET = `(function (quietMs, maxMs) {
-  var state = window.__roteMutations;
-  if (!state) {
-    state = window.__roteMutations = { last: performance.now(), leaving: false };
-    new MutationObserver(function () { state.last = performance.now(); })
-      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    // Fired synchronously when a click or submit starts leaving the document, before any request.
-    window.addEventListener('beforeunload', function () { state.leaving = true; });
-  }
+const CHURN_MS = 1500;
+const CHURN_TIMES = 3;
+/** ...over at least this long: a list built in a burst of chunks is the action's answer, and is waited for. */
+const CHURN_SPAN_MS = 250;
+const DOM_QUIET = `(function (quietMs, maxMs, actionAt) {
+  ${CHANGE_LOG_JS}
+  var state = __roteChanges();
+  var lastCaused = function () {
+    var churning = new Set(), times = new Map(), last = state.installedAt;
+    for (var i = 0; i < state.events.length; i++) {
+      var e = state.events[i];
+      if (e.t >= actionAt - ${CHURN_MS} && e.t < actionAt) churning.add(e.el);
+      if (e.t < actionAt) continue;
+      var seen = times.get(e.el) || [];
+      if (seen[seen.length - 1] !== e.t) seen.push(e.t);
+      times.set(e.el, seen);
+    }
+    times.forEach(function (seen, el) {
+      if (churning.has(el) || (seen.length >= ${CHURN_TIMES} && seen[seen.length - 1] - seen[0] >= ${CHURN_SPAN_MS})) return;
+      if (seen[seen.length - 1] > last) last = seen[seen.length - 1];
+    });
+    return last;
+  };
   return new Promise(function (resolve) {
-    var start = performance.now();
+    var start = Date.now();
     (function check() {
-      var now = performance.now();
+      var now = Date.now(), last = lastCaused();
       if (state.leaving) resolve('leaving');
-      else if (now - state.last >= quietMs || now - start >= maxMs) resolve('quiet');
-      else setTimeout(check, Math.max(5, quietMs - (now - state.last)));
+      else if (now - last >= quietMs) resolve('quiet');
+      else if (now - start >= maxMs) resolve('bounded');
+      else setTimeout(check, Math.max(5, quietMs - (now - last)));
     })();
   });
 })`;
 
 export type SettleOptions = { quietMs?: number };
 
+/** Taken just before an action: what settling after it compares with. */
+export type BeforeAction = { commits: number; at: number };
+
+export function beforeAction(page: Page): BeforeAction {
+  return { commits: navigationWatch(page).commitCount, at: Date.now() };
+}
+
 /** Settling is bounded by this even when the run has longer: a slow page is the next step's checks' business. */
 const SETTLE_LIMIT_MS = 10_000;
+
+/**
+ * How settling ended: the page came to rest, it kept changing until the one-second bound, or the
+ * run's deadline (or SETTLE_LIMIT_MS, or a closed page) ended it first.
+ */
+export type Settled = 'quiet' | 'bounded' | 'out-of-time';
 
 /**
  * Lets the page come to rest after an action: a navigation the action started has committed
@@ -81,13 +114,16 @@ const SETTLE_LIMIT_MS = 10_000;
  * deadline and SETTLE_LIMIT_MS; a slow page is caught by the next step's checks, which wait for
  * their target.
  */
-export async function settle(page: Page, commitsBefore: number, deadline: Deadline, options: SettleOptions = {}): Promise<void> {
+export async function settle(page: Page, before: BeforeAction, deadline: Deadline, options: SettleOptions = {}): Promise<Settled> {
+  let commitsBefore = before.commits;
+  // Changes before the action began are the page's own, not the action's.
+  const actionAt = before.at;
   const quietMs = options.quietMs ?? 40;
   const until = Math.min(deadline.at, Date.now() + SETTLE_LIMIT_MS);
   const watch = navigationWatch(page);
   for (;;) {
     const remaining = Math.min(until - Date.now(), remainingMs(deadline));
-    if (remaining <= 0 || deadline.signal?.aborted || page.isClosed()) return;
+    if (remaining <= 0 || deadline.signal?.aborted || page.isClosed()) return 'out-of-time';
     if (watch.navigating) {
       await page.waitForEvent('framenavigated', { timeout: remaining }).catch(() => {});
       continue;
@@ -96,13 +132,14 @@ export async function settle(page: Page, commitsBefore: number, deadline: Deadli
       await page.waitForLoadState('domcontentloaded', { timeout: remaining }).catch(() => {});
       commitsBefore = watch.commitCount;
     }
-    const state = await page.evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)})`).catch(() => 'torn-down');
+    const state = await page.evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)}, ${actionAt})`).catch(() => 'torn-down');
     if (state === 'leaving') {
       // The document is being left but the request may not have reached us yet: wait for the commit.
       await page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: remaining }).catch(() => {});
       continue;
     }
-    // Quiet, and nothing started meanwhile: settled. A torn-down context means a navigation began.
-    if (state === 'quiet' && !watch.navigating && watch.commitCount === commitsBefore) return;
+    // Quiet (or still changing at the bound), and nothing started meanwhile: settled. A torn-down
+    // context means a navigation began.
+    if ((state === 'quiet' || state === 'bounded') && !watch.navigating && watch.commitCount === commitsBefore) return state;
   }
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright';
 import { performAction } from '../actions/perform.js';
 import { launchBrowser } from '../browser/launch.js';
-import { navigationWatch, settle } from '../checks/settle.js';
+import { beforeAction, settle } from '../checks/settle.js';
 import { deadlineIn } from '../progress/deadline.js';
 import { viewportScreenshot } from '../checks/visual.js';
 import { parseAction, type Action } from '../actions/action.js';
@@ -50,9 +50,9 @@ beforeEach(() => app.reset());
 /** Runs an answer's action with rote's own executor and settle step (no cache, no checks). */
 async function execute(page: Page, action: Action): Promise<void> {
   const isSelect = action.type === 'type' && (await page.evaluate('document.activeElement && document.activeElement.tagName === "SELECT"'));
-  const commits = navigationWatch(page).commitCount;
+  const before = beforeAction(page);
   await performAction(page, action, isSelect ? 'select' : 'keys');
-  await settle(page, commits, deadlineIn(10_000));
+  await settle(page, before, deadlineIn(10_000));
 }
 
 async function drive(page: Page, agentParams: Record<string, string>): Promise<{ answers: AgentAnswer[]; answer?: string }> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Page } from 'playwright';
 import { actionPoint, type Action } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
-import { navigationWatch, settle } from '../checks/settle.js';
+import { beforeAction, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/params.js';
 import type { Deadline } from '../progress/deadline.js';
@@ -32,9 +32,9 @@ export async function performAgentStep(
 ): Promise<AgentStep> {
   const { params } = input;
   const evidence = await captureEvidence(page, action, params);
-  const commits = navigationWatch(page).commitCount;
+  const before = beforeAction(page);
   await performAction(page, action, evidence.state.typeMode === 'select' ? 'select' : 'keys', input.deadline);
-  await settle(page, commits, input.deadline);
+  await settle(page, before, input.deadline);
 
   const point = actionPoint(action);
   if (point && evidence.state.checkedBefore != null) {

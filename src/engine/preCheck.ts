@@ -19,6 +19,7 @@ import type { Deadline } from '../progress/deadline.js';
 import { mapActionText } from '../actions/actionText.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { locateTarget } from './locateTarget.js';
+import { renderWaitFor, waitForShown } from './waitCondition.js';
 import { toolPreCheck } from './toolChecks.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
@@ -39,6 +40,8 @@ export type CheckFail = {
   reason: string;
   /** The failure comes from this run's values, not the page: polling longer cannot pass it. */
   permanent?: boolean;
+  /** Everything else passed: the page does not show yet what the recording waited for. */
+  awaiting?: boolean;
   expected?: Buffer;
   actual?: Buffer;
   diff?: Buffer;
@@ -65,12 +68,34 @@ export type CheckEnvironment = {
  * for a target that moved, relocation), then the visual crop. A failed check is a value with
  * its reason and evidence, never an exception.
  */
-export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, until: number): Promise<CheckResult> {
+export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, until: number, options: { alone?: boolean } = {}): Promise<CheckResult> {
   const fail = (reason: string, evidence: Partial<CheckFail> = {}): CheckFail => ({ ok: false, node, reason, ...evidence });
 
   // Failures that come from this run's values, not from the page: waiting cannot change them.
   const bound = bindAction(node, env.params, env.valueHashes);
   if (typeof bound === 'string') return fail(bound, { permanent: true });
+  const awaited = node.state.waitFor ? renderWaitFor(node.state.waitFor, env.params) : [];
+  if (typeof awaited === 'string') return fail(awaited, { permanent: true });
+
+  const checked = await checkTarget(env, node, bound, until, fail);
+  if (!checked.ok || awaited.length === 0) return checked;
+  // Last, so the step acts the moment the page shows what the recording waited for: the page is
+  // watched on every change, so a value a process passes through is caught as it passes. A step
+  // that is the only candidate waits in one stretch (no gap to miss a value in); with others to
+  // poll, in slices.
+  const waitStarted = Date.now();
+  const remaining = Math.max(0, until - waitStarted);
+  const waiting = await waitForShown(env.page, awaited, options.alone ? remaining : Math.min(WAIT_SLICE_MS, remaining));
+  // A value that moved past the recorded one will not come back: no use waiting for it.
+  if (waiting) return fail(waiting.reason, waiting.passed ? { permanent: true } : { awaiting: true });
+  // A long wait may have let the target change meanwhile (a popup over it): look again, without waiting.
+  return Date.now() - waitStarted > WAIT_SLICE_MS ? checkTarget(env, node, bound, Date.now(), fail) : checked;
+}
+
+/** How long one check waits in the page for a wait's condition while other candidates wait to be polled. */
+const WAIT_SLICE_MS = 250;
+
+async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: Action, until: number, fail: (reason: string, evidence?: Partial<CheckFail>) => CheckFail): Promise<CheckResult> {
 
   const urlProblem = compareUrls(node.url, env.page.url(), env.params);
   if (urlProblem) return fail(urlProblem);

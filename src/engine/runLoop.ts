@@ -3,7 +3,8 @@ import { actionPoint, describeAction, parseAction, withPoint, type Action } from
 import { mapActionText } from '../actions/actionText.js';
 import { performAction } from '../actions/perform.js';
 import { isDone, type Agent, type AgentAnswer, type AgentUsage } from '../agent/agent.js';
-import { navigationWatch, settle } from '../checks/settle.js';
+import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
+import { watchChanges } from '../checks/pageChanges.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { messageOf } from '../errors/messageOf.js';
 import { RoteError } from '../errors/roteError.js';
@@ -34,6 +35,7 @@ import { checkToolCall } from './toolChecks.js';
 import { callTool, recordToolStep, resultForAgent } from './toolStep.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { TrajectoryView } from './trajectoryView.js';
+import { WaitWindow } from './waitCondition.js';
 
 export type RunLimits = {
   /** How long a cached step's checks may wait for the page to show its target. */
@@ -82,6 +84,8 @@ export class RunLoop {
   private pendingProblem: string | undefined;
   /** Answers native dialogs; created once the run record exists, disposed before the commit. */
   private dialogs!: DialogGuard;
+  /** What the page did while the recording waited, for the step that waited for it. */
+  private readonly waits = new WaitWindow();
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
@@ -112,6 +116,7 @@ export class RunLoop {
     this.dialogs = new DialogGuard(this.input.page, params);
     try {
       navigationWatch(this.input.page);
+      await watchChanges(this.input.page);
       status = await this.loop();
     } catch (thrown) {
       if (thrown instanceof StopDiverged) {
@@ -196,14 +201,18 @@ export class RunLoop {
       return { step, reason: 'the recorded trajectory stops here before the task was done' };
     }
     // At a recorded end, a child is taken only if it applies at once; otherwise the run is complete.
+    // A step the recording waited for before may take as long again, and twice that on a slower day.
+    const patience = Math.max(...candidates.map((node) => limits.checkTimeoutMs + 2 * (node.state.waitFor?.waitedMs ?? 0)));
     const started = Date.now();
-    const checked = await this.pollCandidates(candidates, here?.endsRun ? Date.now() : context.within(limits.checkTimeoutMs));
+    const checked = await this.pollCandidates(candidates, here?.endsRun ? Date.now() : context.within(patience));
     const checkMs = Date.now() - started;
     if (checked.ok) {
       await this.performCached(checked, started, checkMs);
       return 'stepped';
     }
     if (here?.endsRun) return this.finishAt(here);
+    // The run's own deadline ended the wait: the run is over, and says where it stood and for what.
+    if (Date.now() >= context.deadline) throw context.timeoutError(`at step ${step + 1} (${this.intentOf(checked.node) ?? describeAction(checked.node.action)}): ${checked.reason}`);
     this.ledger.noteUse(checked.node.id, false);
     const divergence: Divergence = { step, action: checked.node.action, nodeId: checked.node.id, reason: checked.reason };
     const intent = this.intentOf(checked.node);
@@ -244,28 +253,33 @@ export class RunLoop {
     let firstFailure: CheckFail | undefined;
     for (;;) {
       let allPermanent = true;
+      let waitedInPage = false;
       for (const candidate of candidates) {
-        const result = await preCheck(this.env, candidate, until);
+        const result = await preCheck(this.env, candidate, until, { alone: candidates.length === 1 });
         if (result.ok) return result;
         if (candidate === candidates[0]) firstFailure = result;
         allPermanent &&= result.permanent === true;
+        waitedInPage ||= result.awaiting === true;
       }
       // A divergence caused by this run's values is known at once: no page change can pass it.
       if (Date.now() >= until || allPermanent || context.signal?.aborted) return firstFailure!;
-      await pause(context, 50);
+      // A check that waited in the page for a wait's condition has waited already: no gap to miss a value in.
+      if (!waitedInPage) await pause(context, 50);
     }
   }
 
   private async performCached(checked: CheckPass, started: number, checkMs: number): Promise<void> {
     const { page, context, params } = this.input;
     this.guardSteps();
-    const commits = navigationWatch(page).commitCount;
+    const before = beforeAction(page);
     this.dialogs.beginStep(checked.node.state.dialogs ?? []);
     // A tool step is a call of the user's function (its pre-check passed with the other checks).
     const tool = checked.action.type === 'tool' ? this.toolNamed(checked.action.name) : undefined;
     if (tool && checked.action.type === 'tool') this.noteToolResult(await context.bounded(callTool(page, tool, checked.action.args, params), `calling tool "${tool.name}"`));
-    else if (!checked.alreadyDone) await performAction(page, checked.action, checked.typeMode, context);
-    await settle(page, commits, context);
+    // A recorded wait is never replayed as time: its checks waited for what the page had to show.
+    else if (!checked.alreadyDone && checked.action.type !== 'wait') await performAction(page, checked.action, checked.typeMode, context);
+    await settle(page, before, context);
+    if (checked.action.type !== 'wait') this.waits.acted();
     // After the page settled: a failure is not this step's error, the next step diverges with it.
     if (tool && checked.action.type === 'tool') this.pendingProblem = await checkToolCall(tool, checked.node, 'post', { page, params, args: checked.action.args });
     const intent = this.intentOf(checked.node);
@@ -291,6 +305,7 @@ export class RunLoop {
     if (isDone(answer)) {
       this.ledger.answer = answer.answer;
       context.log(`agent: done${answer.answer ? ` (${answer.answer})` : ''}`);
+      await this.waits.ended(page, params);
       this.markEnd();
       return 'done';
     }
@@ -342,6 +357,8 @@ export class RunLoop {
     this.dialogs.beginStep('record');
     const parent = this.cursor.at;
     const stepInput = { intent, params, taskId: identity.key, valueSalt: identity.valueSalt, parentId: parent.kind === 'root' ? null : parent.id, deadline: context };
+    // What the page did since the last step acted is what this step waited for (a wait waits on).
+    const waitedFor = action.type === 'wait' ? undefined : await this.waits.capture(page, params, actionPoint(action));
     let step: AgentStep;
     if (action.type === 'tool') {
       const recorded = await context.bounded(recordToolStep(page, action, this.toolNamed(action.name), stepInput), `calling tool "${action.name}"`);
@@ -356,6 +373,11 @@ export class RunLoop {
     const existing = this.view.children(parent).find((node) => sameStep(node, step.node));
     const node = existing ?? step.node;
     if (!existing) this.view.add(step.node);
+    if (action.type === 'wait') this.waits.waited(node, !existing);
+    else {
+      this.waits.attach(waitedFor, existing ? undefined : node);
+      this.waits.acted();
+    }
     context.log(`agent ${describeAction(step.node.action)}${intent ? ` - ${intent}` : ''}`);
     this.ledger.pushStep({ kind: 'agent', action: this.redactAction(action), stored: step.node.action, intent, startedAt: started, checkMs: 0, nodeId: node.id });
     this.stepDone(node);

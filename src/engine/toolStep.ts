@@ -1,6 +1,6 @@
 import type { Page } from 'playwright';
 import type { Action } from '../actions/action.js';
-import { navigationWatch, settle } from '../checks/settle.js';
+import { beforeAction, settle } from '../checks/settle.js';
 import { RoteError } from '../errors/roteError.js';
 import { jsonProblem, mapStrings, type JsonValue } from '../params/jsonValues.js';
 import type { BoundParams } from '../params/params.js';
@@ -50,9 +50,9 @@ export async function recordToolStep(
   const context = { page, params, args: action.args };
   const captured: { pre?: JsonValue; post?: JsonValue } = {};
   if (tool.preCheck) captured.pre = await captureForRecording(tool.preCheck, tool, 'pre', context, params);
-  const commits = navigationWatch(page).commitCount;
+  const before = beforeAction(page);
   const result = await callTool(page, tool, action.args, params);
-  await settle(page, commits, input.deadline);
+  await settle(page, before, input.deadline);
   if (tool.postCheck) captured.post = await captureForRecording(tool.postCheck, tool, 'post', context, params);
   evidence.state.tool = captured;
   if (stored.ambiguous.length > 0) evidence.state.ambiguous = stored.ambiguous;

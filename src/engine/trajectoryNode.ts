@@ -51,6 +51,8 @@ export const waitRegionSchema = z.object({
   visible: z.boolean(),
   /** State attributes that changed while waiting (aria-valuenow, value, disabled...), as they were. */
   attrs: z.record(z.string(), z.string()).optional(),
+  /** Its number only rose (or fell) while the recording watched: once past the wanted value, it is not coming. */
+  trend: z.enum(['up', 'down']).optional(),
 });
 export type WaitRegion = z.infer<typeof waitRegionSchema>;
 

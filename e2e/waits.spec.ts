@@ -1,0 +1,105 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import type { RunOptions } from '../src/engine/runOptions.js';
+import type { RunResult } from '../src/engine/runResult.js';
+import { Rote } from '../src/rote.js';
+import { startCorpusApp, type CorpusApp } from './support/corpusApp.js';
+import { oracleAgent } from './support/oracleAgent.js';
+
+/**
+ * Waits are conditions: a recording that waited for a progress indicator, a late label or a page
+ * that took its time replays by waiting for what the page had to show, never for the time it took.
+ */
+type Run = (path: string, params: Record<string, string>, options?: Partial<RunOptions>) => Promise<RunResult>;
+const test = base.extend<{ app: CorpusApp; rote: Rote; run: Run }>({
+  app: async ({}, use) => {
+    const app = await startCorpusApp(11);
+    await use(app);
+    await app.close();
+  },
+  rote: async ({}, use) => {
+    const rote = await Rote.open({ store: ':memory:' });
+    await use(rote);
+    await rote.close();
+  },
+  run: async ({ app, rote, context }, use) => {
+    await use(async (path, params, options = {}) => {
+      const page: Page = await context.newPage();
+      await page.goto(app.url(path));
+      const result = await rote.run(page, { task: `Index the book up to {{target}}%`, params, agent: oracleAgent(page), checkTimeout: 1500, ...options });
+      await page.close();
+      return result;
+    });
+  },
+});
+
+const stoppedAt = (app: CorpusApp) => Number(app.submissions.at(-1)?.fields.stoppedAt);
+
+test('a wait for a progress value replays as that value, on loads of every speed, with no agent call', async ({ app, run }) => {
+  const recorded = await run('/progress', { target: '60' });
+  expect(recorded.status).toBe('agent');
+  const recordedStop = stoppedAt(app);
+  expect(recordedStop).toBeGreaterThanOrEqual(60);
+  for (let i = 0; i < 5; i++) {
+    const before = app.submissions.length;
+    const result = await run('/progress', { target: '60' });
+    expect(result.status, JSON.stringify(result.divergences.map((d) => [d.step, d.intent, d.reason]))).toBe('replayed');
+    expect(result.agentCalls).toBe(0);
+    expect(app.submissions).toHaveLength(before + 1);
+    // Stopped where the recording saw the value it acted on (the click itself took a tick or two then), never before the target.
+    expect(stoppedAt(app)).toBeGreaterThanOrEqual(60);
+    expect(stoppedAt(app)).toBeLessThanOrEqual(recordedStop + 5);
+  }
+});
+
+test('a value the page never shows is never clicked through: replay-only diverges, auto hands over', async ({ app, run }) => {
+  await run('/progress', { target: '60' });
+  app.set({ progress: 'jumps' });
+  for (let i = 0; i < 3; i++) {
+    const before = app.submissions.length;
+    const result = await run('/progress', { target: '60' }, { mode: 'replay-only' });
+    if (result.status === 'replayed') expect(stoppedAt(app)).toBeGreaterThanOrEqual(60);
+    else {
+      expect(result.status).toBe('diverged');
+      expect(result.divergences.at(-1)!.reason).toMatch(/(waiting for|the page went past what the recording waited for: expected) #progress to show "\d+%"/);
+      expect(app.submissions).toHaveLength(before);
+    }
+  }
+  for (let i = 0; i < 3; i++) {
+    // The agent takes over where the value never showed (or the replay stops on it, when a jump lands there).
+    const handed = await run('/progress', { target: '60' });
+    expect(handed.status === 'replayed' || handed.agentCalls > 0).toBe(true);
+    // The agent stops on the first value it sees at 60 or above: one jump (at most 9) may pass meanwhile.
+    expect(stoppedAt(app)).toBeGreaterThanOrEqual(60);
+    expect(stoppedAt(app)).toBeLessThanOrEqual(80);
+  }
+});
+
+test('a run given 2 s whose next step waits for a state that never comes ends failed, naming the step and what it waited for', async ({ app, run }) => {
+  await run('/progress', { target: '60' });
+  app.set({ progress: 'stall' });
+  const result = await run('/progress', { target: '60' }, { timeout: 2000 });
+  expect(result.status).toBe('failed');
+  expect(result.error).toMatch(/timeout of 2000ms exceeded at step \d+ \(Wait for the progress to reach 60%\): waiting for #progress to show "\d+%"( and have aria-valuenow="\d+")? \(it shows "40%"\)/);
+  // Bounded by the run's deadline, not by any wait of its own.
+  expect(result.durationMs).toBeLessThan(2500);
+  expect(app.submissions).toHaveLength(1);
+});
+
+test('a clock ticking beside the progress is not what the recording waited for', async ({ app, run }) => {
+  app.set({ clock: true });
+  await run('/progress', { target: '60' });
+  for (let i = 0; i < 3; i++) {
+    const result = await run('/progress', { target: '60' });
+    expect(result.status, JSON.stringify(result.divergences.map((d) => [d.step, d.intent, d.reason]))).toBe('replayed');
+    expect(stoppedAt(app)).toBeGreaterThanOrEqual(60);
+  }
+});
+
+test('a label that appears late is waited for, and its field filled from the cache', async ({ app, run }) => {
+  await run('/late', { notes: 'First note', target: '0' });
+  for (let i = 0; i < 3; i++) {
+    const result = await run('/late', { notes: `Note number ${i}`, target: '0' });
+    expect(result.status, JSON.stringify(result.divergences.map((d) => [d.step, d.intent, d.reason]))).toBe('replayed');
+    expect(app.submissions.at(-1)!.fields.notes).toBe(`Note number ${i}`);
+  }
+});

@@ -1,0 +1,48 @@
+import type { Page } from 'playwright';
+
+/**
+ * In-page JavaScript: `__roteChanges()` installs, once per document, one MutationObserver that
+ * logs which elements change and when (a bounded ring of events), what short text each showed over
+ * time, and which attributes of each changed. Settling reads it to wait only for changes an action
+ * caused, and recording reads it to learn what a wait waited for. Source text, not a TS function
+ * (see perform.ts).
+ */
+export const CHANGE_LOG_JS = String.raw`
+  var __roteChanges = function () {
+    var state = window.__roteChangeLog;
+    if (state) return state;
+    state = window.__roteChangeLog = { events: [], info: new WeakMap(), installedAt: Date.now(), leaving: false };
+    var note = function (el, t, attribute) {
+      if (!el || el.nodeType !== 1) return;
+      state.events.push({ el: el, t: t });
+      if (state.events.length > 4000) state.events.splice(0, 1000);
+      var info = state.info.get(el);
+      if (!info) { info = { texts: [], attrs: {} }; state.info.set(el, info); }
+      if (attribute) info.attrs[attribute] = true;
+      // What it read, for telling a cycle (a rotating banner, spinner frames) from a process moving on.
+      if (el.childElementCount <= 8) {
+        var text = String(el.textContent || '').replace(/\s+/g, ' ').trim();
+        if (text.length <= 200 && info.texts[info.texts.length - 1] !== text) { info.texts.push(text); if (info.texts.length > 24) info.texts.shift(); }
+      }
+    };
+    // Playwright hides the caret for every screenshot by setting caret-color on each field and
+    // putting it back: rote's own captures are not the page changing.
+    var withoutCaret = function (style) { return String(style || '').replace(/caret-color\s*:[^;]*;?/gi, '').replace(/\s+/g, ' ').trim(); };
+    new MutationObserver(function (records) {
+      var t = Date.now();
+      for (var i = 0; i < records.length; i++) {
+        var r = records[i];
+        if (r.type === 'attributes' && r.attributeName === 'style' && withoutCaret(r.oldValue) === withoutCaret(r.target.getAttribute('style'))) continue;
+        note(r.target.nodeType === 1 ? r.target : r.target.parentElement, t, r.type === 'attributes' ? r.attributeName : null);
+        if (r.type === 'childList') for (var j = 0; j < r.addedNodes.length; j++) note(r.addedNodes[j], t, null);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
+    // Fired synchronously when a click or submit starts leaving the document, before any request.
+    window.addEventListener('beforeunload', function () { state.leaving = true; });
+    return state;
+  };`;
+
+/** Installs the change log on the current document (settling installs it on every new one). */
+export async function watchChanges(page: Page): Promise<void> {
+  await page.evaluate(`(function () { ${CHANGE_LOG_JS} __roteChanges(); })()`).catch(() => undefined);
+}
