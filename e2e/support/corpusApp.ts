@@ -226,7 +226,7 @@ function promptPage(): string {
     'Rename',
     `<p>Name: <b id="name">Untitled</b></p><button type="button" id="rename">Rename</button>
 <form method="post" action="/prompt"><input type="hidden" name="name" id="posted" value="Untitled"><button type="submit" id="save">Save</button></form>
-<script>document.getElementById('rename').onclick = function () { var answer = prompt('New name for the report?', 'Untitled report'); if (answer === null) return; document.getElementById('name').textContent = answer; document.getElementById('posted').value = answer; window.__renamed = true; };</script>`,
+<script>document.getElementById('rename').onclick = function () { var answer = prompt('New name for the report?', 'Untitled report'); window.__renamed = true; if (answer === null) return; document.getElementById('name').textContent = answer; document.getElementById('posted').value = answer; };</script>`,
     `if (!window.__renamed) return o.click(document.getElementById('rename'), 'Rename the report');
      return o.click(document.getElementById('save'), 'Save');`,
   );

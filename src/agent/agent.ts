@@ -28,7 +28,8 @@ export type Observation = {
   /**
    * Present when the agent's last action opened a native prompt, which waits for an answer: its
    * message and the text it offers (what OK with no typing sends). The answer's `dialog` field
-   * answers it. The screenshot is the page just before that action (a native dialog is not drawn).
+   * answers it. The screenshot is the page just before that action (a native dialog is not drawn),
+   * and the page itself is blocked until the answer: an agent must not read or script it now.
    */
   dialog?: NativeDialog;
 };

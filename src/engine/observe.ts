@@ -20,12 +20,12 @@ export async function observe(input: {
   tools: ToolRegistry | undefined;
   deadline: Deadline;
   dialog?: Observation['dialog'];
-  /** A screenshot taken before, when the page cannot be captured now (a native dialog blocks it). */
-  screenshot?: Buffer;
+  /** The screen as seen before, when the page cannot be captured now (a native dialog blocks it). */
+  seen?: { screenshot: Buffer; viewport: Observation['viewport'] };
 }): Promise<Observation> {
   const { page, params, ledger } = input;
-  const viewport = page.viewportSize() ?? (await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })));
-  const screenshot = input.screenshot ?? (await maskScreenshot(page, await viewportScreenshot(page, input.deadline), params, viewport));
+  const viewport = input.seen?.viewport ?? page.viewportSize() ?? (await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })));
+  const screenshot = input.seen?.screenshot ?? (await maskScreenshot(page, await viewportScreenshot(page, input.deadline), params, viewport));
   const observation: Observation = {
     runId: ledger.runId,
     deadline: input.deadline.at,

@@ -91,6 +91,8 @@ export function namesUsedBy(node: TrajectoryNode): string[] {
   // Typed text, a URL, a tool's arguments (what the tool puts to use).
   for (const text of actionTexts(node.action)) templateNames(text).forEach((name) => names.add(name));
   if (node.state.nameTemplate) templateNames(node.state.nameTemplate).forEach((name) => names.add(name));
+  // A prompt answered with a value puts it on the page.
+  for (const dialog of node.state.dialogs ?? []) if (dialog.text !== undefined) templateNames(dialog.text).forEach((name) => names.add(name));
   // A target picked by a value (the row of this run's customer) puts that value to use.
   identityNames(node.state.identity).forEach((name) => names.add(name));
   if (node.state.checkedParam) names.add(node.state.checkedParam);

@@ -2,7 +2,8 @@ import type { Page } from 'playwright';
 import { actionPoint, describeAction, parseAction, withPoint, type Action } from '../actions/action.js';
 import { mapActionText } from '../actions/actionText.js';
 import { performAction } from '../actions/perform.js';
-import { isDone, type Agent, type AgentAnswer, type AgentUsage } from '../agent/agent.js';
+import type { ActionInput } from '../actions/action.js';
+import { isDone, type Agent, type AgentAnswer, type AgentUsage, type DialogAnswer, type NativeDialog, type Observation } from '../agent/agent.js';
 import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
 import { watchChanges } from '../checks/pageChanges.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
@@ -86,6 +87,10 @@ export class RunLoop {
   private dialogs!: DialogGuard;
   /** What the page did while the recording waited, for the step that waited for it. */
   private readonly waits = new WaitWindow();
+  /** The screen the agent last saw: shown again when a native prompt blocks a new capture. */
+  private lastSeen: { screenshot: Buffer; viewport: Observation['viewport'] } | undefined;
+  /** Actions the agent gave with a prompt's answer, done after the step that opened the prompt. */
+  private afterPrompt: ActionInput[] = [];
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
@@ -113,7 +118,7 @@ export class RunLoop {
     store.beginRun({ id: this.ledger.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid });
     let status: RunStatus;
     let error: string | undefined;
-    this.dialogs = new DialogGuard(this.input.page, params);
+    this.dialogs = new DialogGuard(this.input.page, params, (dialog) => this.answerPrompt(dialog));
     try {
       navigationWatch(this.input.page);
       await watchChanges(this.input.page);
@@ -301,6 +306,7 @@ export class RunLoop {
     if (!agent) throw new RoteError('invalid-argument', 'no agent was given for a step the cache cannot do');
     if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent`);
     const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context });
+    this.lastSeen = { screenshot: observation.screenshot, viewport: observation.viewport };
     const answer = await this.askAgent(agent, observation);
     if (isDone(answer)) {
       this.ledger.answer = answer.answer;
@@ -310,8 +316,11 @@ export class RunLoop {
       return 'done';
     }
     if (answer.actions.length === 0) throw new RoteError('agent', 'the agent answered with no actions and did not say it was done');
-    for (const raw of answer.actions) {
+    const queue = [...answer.actions];
+    for (let raw = queue.shift(); raw !== undefined; raw = queue.shift()) {
       const node = await this.performAgentAction(parseAgentAction(raw), answer.intent);
+      // What the agent said to do after answering a prompt this action opened comes next.
+      queue.unshift(...this.afterPrompt.splice(0));
       const rejoin = this.cursor.rejoin;
       if (!rejoin) continue;
       rejoin.detour.push(node);
@@ -367,7 +376,8 @@ export class RunLoop {
     } else {
       step = await performAgentStep(page, action, stepInput);
     }
-    if (this.dialogs.raisedThisStep.length > 0) step.node.state.dialogs = [...this.dialogs.raisedThisStep];
+    if (this.dialogs.failure !== undefined) throw this.dialogs.failure;
+    if (this.dialogs.raisedThisStep.length > 0) this.noteDialogs(step.node);
     if (step.crop) this.ledger.crops.set(step.crop.hash, step.crop.bytes);
     // Runs that share a prefix share nodes: an equal stored step stands for this one.
     const existing = this.view.children(parent).find((node) => sameStep(node, step.node));
@@ -382,6 +392,32 @@ export class RunLoop {
     this.ledger.pushStep({ kind: 'agent', action: this.redactAction(action), stored: step.node.action, intent, startedAt: started, checkMs: 0, nodeId: node.id });
     this.stepDone(node);
     return node;
+  }
+
+  /**
+   * The agent's action opened a native prompt, which blocks the page until it is answered: the
+   * agent is asked (one more call), shown the prompt and the screen it saw before its action.
+   */
+  private async answerPrompt(dialog: NativeDialog): Promise<DialogAnswer> {
+    const { agent, context, limits, page, params, task, tools } = this.input;
+    if (!agent) return { accept: true };
+    if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent (a prompt asked "${redactSecrets(dialog.message, params).slice(0, 80)}")`);
+    const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context, dialog, ...(this.lastSeen ? { seen: this.lastSeen } : {}) });
+    const answer = await this.askAgent(agent, observation);
+    context.log(`agent answers the prompt "${redactSecrets(dialog.message, params).slice(0, 80)}"`);
+    if (isDone(answer)) return { accept: true };
+    this.afterPrompt.push(...answer.actions);
+    return answer.dialog ?? { accept: true };
+  }
+
+  /** A step's dialogs are stored with it; a prompt answered with a value it cannot tell for sure is guarded like typed text. */
+  private noteDialogs(node: TrajectoryNode): void {
+    const { params, identity } = this.input;
+    node.state.dialogs = [...this.dialogs.raisedThisStep];
+    const { literal, ambiguous } = this.dialogs.answersThisStep;
+    if (ambiguous.length > 0) node.state.ambiguous = [...(node.state.ambiguous ?? []), ...ambiguous];
+    const guarded = literal.filter((name) => params[name] !== undefined && !secretNames(params).has(name));
+    if (guarded.length > 0) node.state.literalOf = { ...node.state.literalOf, ...Object.fromEntries(guarded.map((name) => [name, valueHash(identity.valueSalt, name, params[name]!)])) };
   }
 
   private stepDone(node: TrajectoryNode): void {

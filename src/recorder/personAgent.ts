@@ -83,6 +83,9 @@ export class PersonAgent implements Agent {
   }
 
   async next(observation: Observation): Promise<AgentAnswer> {
+    // A native prompt blocks the page (and this recorder's overlay with it): it is answered with
+    // the text it offers, as OK would. Typing another answer is not recorded by a person yet.
+    if (observation.dialog) return { actions: [], dialog: { accept: true } };
     // Non-secret values only: the observation shows secrets as the mask.
     this.paramValues = Object.values(observation.params).filter((value) => value !== SECRET_MASK && value !== '');
     if (this.failure) throw this.failure;

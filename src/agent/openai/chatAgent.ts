@@ -13,7 +13,8 @@ import type { ModelAgent } from './computerAgent.js';
 import { screenshotScale, type Scale } from './computerActions.js';
 import type { ChatMessage, ChatTool, ChatTurn, ModelClient } from './modelTypes.js';
 import { openaiModelClient } from './openaiClient.js';
-import { CHAT_INSTRUCTIONS, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
+import { CHAT_INSTRUCTIONS, dialogNote, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
+import { dialogAnswerFrom } from './dialogAnswer.js';
 import { ConversationAgent } from './conversationAgent.js';
 import { functionOutput, functionTools, isCustomTool, readFunctionCall } from './functionTools.js';
 import { modelWords } from './runState.js';
@@ -63,9 +64,11 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
       this.show(conversation, takeoverPrompt(observation, scale), observation.screenshot);
     } else {
       this.reply(conversation, observation);
-      const note = followUpNote(observation, conversation.historyLength, conversation.answered, scale);
-      this.show(conversation, note ?? 'Your actions were done. This is the screen now; continue the task.', observation.screenshot);
+      // With a prompt open the model's action is still under way: the prompt is all there is to say.
+      const note = observation.dialog ? undefined : followUpNote(observation, conversation.historyLength, conversation.answered, scale);
+      this.show(conversation, note ?? (observation.dialog ? 'This is the screen from before your last action.' : 'Your actions were done. This is the screen now; continue the task.'), observation.screenshot);
     }
+    if (observation.dialog) conversation.messages.push({ role: 'user', text: dialogNote(observation.dialog) });
     let complained = false;
     for (;;) {
       this.budget.checkBeforeRequest();
@@ -75,11 +78,19 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
       conversation.messages.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
       const reading = read(turn, scale, observation.tools);
       switch (reading.kind) {
-        case 'actions':
-          conversation.results = reading.results.map((result) => (result.position === undefined ? result : { ...result, position: observation.history.length + result.position }));
+        case 'actions': {
+          // With a prompt open, the first actions answer it; the rest are done after.
+          const { dialog, rest } = observation.dialog ? dialogAnswerFrom(reading.actions) : { dialog: undefined, rest: reading.actions };
+          const consumed = reading.actions.length - rest.length;
+          conversation.results = reading.results.map((result) => {
+            if (result.position === undefined) return result;
+            if (result.position < consumed) return { toolCallId: result.toolCallId, text: 'not done: the prompt was answered first; call it again if it is still needed' };
+            return { ...result, position: observation.history.length + result.position - consumed };
+          });
           conversation.historyLength = observation.history.length;
-          conversation.answered = reading.actions.length;
-          return { actions: reading.actions, ...(reading.intent ? { intent: reading.intent } : {}) };
+          conversation.answered = rest.length;
+          return { actions: rest, ...(dialog ? { dialog } : {}), ...(reading.intent ? { intent: reading.intent } : {}) };
+        }
         case 'done':
           return { done: true, answer: reading.answer };
         case 'problem':

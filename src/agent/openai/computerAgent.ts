@@ -11,7 +11,8 @@ import { validComputerOptions, type OpenAIComputerAgentOptions, type ValidComput
 import { fromComputerAction, screenshotScale, type Scale } from './computerActions.js';
 import type { ComputerInput, ComputerTurn, ModelClient, SafetyCheck } from './modelTypes.js';
 import { openaiModelClient } from './openaiClient.js';
-import { COMPUTER_INSTRUCTIONS, errorNote, followUpNote, takeoverPrompt } from './prompt.js';
+import { COMPUTER_INSTRUCTIONS, dialogNote, errorNote, followUpNote, promptTypedNote, takeoverPrompt } from './prompt.js';
+import { dialogAnswerFrom } from './dialogAnswer.js';
 import { ConversationAgent } from './conversationAgent.js';
 import { functionOutput, functionTools, readFunctionCall } from './functionTools.js';
 import { modelWords } from './runState.js';
@@ -19,6 +20,8 @@ import { modelWords } from './runState.js';
 const CALLER = 'openaiComputerAgent';
 /** Screenshot-only turns in a row before the model counts as stuck. */
 const MAX_LOOKS = 3;
+/** Requests in a row that only type into an open prompt before what was typed is sent as the answer. */
+const MAX_PROMPT_TYPINGS = 2;
 
 /** A model agent: an Agent that also tells what the current (or last) run has used so far, including failed calls. */
 export type ModelAgent = Agent & { readonly name: string; readonly usage: AgentUsage };
@@ -62,11 +65,13 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
     const { scale, display } = screenshotScale(observation.screenshot, observation.viewport);
     const conversation = this.conversation ?? { previousResponseId: undefined, pending: [], functions: [], historyLength: 0, answered: 0 };
     let input: ComputerInput[];
+    const prompt = observation.dialog ? dialogNote(observation.dialog) : undefined;
     if (!this.conversation) {
       this.conversation = conversation;
-      input = [{ kind: 'user', text: takeoverPrompt(observation, scale), screenshot: observation.screenshot }];
+      input = [{ kind: 'user', text: [takeoverPrompt(observation, scale), prompt].filter(Boolean).join('\n\n'), screenshot: observation.screenshot }];
     } else {
-      const note = followUpNote(observation, conversation.historyLength, conversation.answered, scale);
+      // With a prompt open the model's action is still under way: the prompt is all there is to say.
+      const note = prompt ?? followUpNote(observation, conversation.historyLength, conversation.answered, scale);
       input = this.callOutputs(conversation, observation);
       // A computer call's output carries the screen; a function call's does not.
       const seesScreen = input.some((item) => item.kind === 'call-output');
@@ -75,7 +80,9 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
       }
     }
     let complained = false;
-    for (let looks = 0; ; ) {
+    /** Text typed into an open prompt on earlier requests of this call, not sent yet. */
+    let typed: string | undefined;
+    for (let looks = 0, typings = 0; ; ) {
       this.budget.checkBeforeRequest();
       const turn = await this.client.computerTurn({
         model: this.options.model,
@@ -95,11 +102,24 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
       await this.settleSafetyChecks(turn, conversation);
       const reading = read(turn, scale, observation.tools);
       switch (reading.kind) {
-        case 'actions':
-          conversation.functions = reading.functions.map((call) => ({ callId: call.callId, name: call.name, position: observation.history.length + call.index }));
+        case 'actions': {
+          // With a prompt open, the first actions answer it; the rest are done after. A model that
+          // only typed is asked for its Enter (once or twice) before the prompt is answered.
+          const answered = observation.dialog ? dialogAnswerFrom(reading.actions, typed) : undefined;
+          if (answered && !answered.decided && ++typings <= MAX_PROMPT_TYPINGS && reading.functions.length === 0) {
+            typed = answered.typed;
+            input = [...this.callOutputs(conversation, observation), { kind: 'user', text: promptTypedNote(typed ?? '') }];
+            continue;
+          }
+          const { dialog, rest } = answered ?? { dialog: undefined, rest: reading.actions };
+          const consumed = reading.actions.length - rest.length;
+          conversation.functions = reading.functions.map((call) =>
+            call.index < consumed ? { callId: call.callId, name: call.name, text: 'not done: the prompt was answered first; call it again if it is still needed' } : { callId: call.callId, name: call.name, position: observation.history.length + call.index - consumed },
+          );
           conversation.historyLength = observation.history.length;
-          conversation.answered = reading.actions.length;
-          return { actions: reading.actions, ...(reading.intent ? { intent: reading.intent } : {}) };
+          conversation.answered = rest.length;
+          return { actions: rest, ...(dialog ? { dialog } : {}), ...(reading.intent ? { intent: reading.intent } : {}) };
+        }
         case 'done':
           return { done: true, answer: reading.answer };
         case 'look':

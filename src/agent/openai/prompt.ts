@@ -5,7 +5,7 @@
  * answer. Parameters arrive already masked by the engine (secrets as "********").
  */
 import type { Action } from '../../actions/action.js';
-import type { Observation, StepKind } from '../agent.js';
+import type { NativeDialog, Observation, StepKind } from '../agent.js';
 import { toComputerAction, UNIT_SCALE, type Scale } from './computerActions.js';
 
 const COMMON = [
@@ -83,6 +83,19 @@ export function followUpNote(observation: Observation, since: number, answered: 
   lines.push(`Current URL: ${observation.url}`);
   lines.push('Continue the task from the current screen.');
   return lines.join('\n');
+}
+
+/** Told when the model's last action opened a native prompt, which no screenshot shows. */
+export function dialogNote(dialog: NativeDialog): string {
+  return [
+    `Your last action opened a native browser prompt. It is not drawn in the screenshot, and the page waits until it is answered. It asks: ${JSON.stringify(dialog.message)}; its text box holds ${JSON.stringify(dialog.defaultValue)}.`,
+    'Answer it now: type the text to give and press Enter (typing replaces what the box holds; Enter alone sends it as it is), or press Escape to cancel.',
+  ].join('\n');
+}
+
+/** Told when the model typed into an open prompt without sending it. */
+export function promptTypedNote(typed: string): string {
+  return `The prompt's text box now holds ${JSON.stringify(typed)}. Press Enter to send it, or Escape to cancel.`;
 }
 
 /** An error the model is told about once before the run fails. */

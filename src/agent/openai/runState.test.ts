@@ -28,6 +28,14 @@ describe('RunTracker', () => {
     tracker.forget();
     expect(tracker.continues({ ...base, history: [...base.history, { action: click, kind: 'agent' }] })).toBe(false);
   });
+  it('goes on when the action it asked for opened a prompt, though that step is not in the history yet', () => {
+    const tracker = new RunTracker();
+    tracker.remember(base, 1);
+    const prompt = { type: 'prompt' as const, message: 'Name?', defaultValue: '' };
+    expect(tracker.continues({ ...base, dialog: prompt })).toBe(true);
+    // Without a prompt, the same history means the engine did not do what the model asked.
+    expect(tracker.continues(base)).toBe(false);
+  });
   it('takes another run id for a new run, even when everything else would continue', () => {
     const tracker = new RunTracker();
     tracker.remember(base, 1);

@@ -20,6 +20,8 @@ export class RunTracker {
     if (seen.runId !== observation.runId) return false;
     if (seen.task !== observation.task || seen.params !== JSON.stringify(observation.params)) return false;
     const steps = observation.history.map(stepKey);
+    // A prompt opened by the action the model's last answer asked for: that action is still under way.
+    if (observation.dialog && steps.length === seen.steps.length) return seen.steps.every((step, index) => steps[index] === step);
     if (steps.length < seen.steps.length + (seen.answered > 0 ? 1 : 0)) return false;
     if (!seen.steps.every((step, index) => steps[index] === step)) return false;
     // Right after the last answer the engine did the agent's first action; a replayed step there means another run.
