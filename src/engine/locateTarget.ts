@@ -26,8 +26,13 @@ function matchesRecorded(live: Fingerprint, recorded: Fingerprint, expectedName:
 }
 
 function describeLive(live: Target | null, point: Point | undefined): string {
-  if (live) return `the target is now ${describeFingerprint(live.fingerprint)}${hasFacets(live.identity) ? ` (${describeIdentity(live.identity)})` : ''}`;
+  if (live) return `target is now ${describeFingerprint(live.fingerprint)}`;
   return point ? `nothing is at (${Math.round(point.x)}, ${Math.round(point.y)})` : 'nothing has the focus';
+}
+
+/** `expected "Genre field" (textbox, input[type=text]) in row "Genre"`, for messages. */
+function describeWanted(wanted: Fingerprint, identity: Identity | undefined): string {
+  return `expected ${describeFingerprint(wanted)}${identity && hasFacets(identity) ? ` with ${describeIdentity(identity)}` : ''}`;
 }
 
 /**
@@ -60,19 +65,20 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   // Older nodes recorded with only a named container to tell look-alikes apart: that container, at the point.
   if (!identity && node.state.matches !== 1 && node.state.context != null) {
     if (isRecorded(live) && live.context === recordedContext(node.state.context, params)) return stay(live);
-    return `${describeLive(live, point)}; expected ${describeFingerprint(wanted)} in ${node.state.context}`;
+    return `${describeLive(live, point)}, ${describeWanted(wanted, undefined)} in ${node.state.context}`;
   }
 
   const found = await lookalikes(page, wanted, { byRole: node.state.roleFromAncestor !== true, folded: semantic });
-  if (!found) return `${describeLive(live, point)}; expected ${describeFingerprint(wanted)}, and its look-alikes could not be counted`;
+  if (!found) return `${describeLive(live, point)}, ${describeWanted(wanted, identity)}, and its look-alikes could not be counted`;
   const pick = pickTarget(found, identity, node.state.position);
   if (typeof pick === 'string') {
-    const here = live && matchesRecorded(live.fingerprint, recorded, expectedName, semantic) && identity ? `the element there is ${identityDifference(live.identity, identity)}` : describeLive(live, point);
-    return `${here}; ${pick}`;
+    const here = live && matchesRecorded(live.fingerprint, recorded, expectedName, semantic) && identity ? `the element there has ${identityDifference(live.identity, identity)}` : describeLive(live, point);
+    return `${here}, ${describeWanted(wanted, identity)}, and ${pick}`;
   }
   if (isRecorded(live) && sameBox(live.box, pick.box)) return stay(live);
-  if (!point || !node.box) return `${describeLive(live, point)}; the recorded target (${describeFingerprint(wanted)}${identity ? `, ${describeIdentity(identity)}` : ''}) is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`;
-  return moveTo(page, node, action, point, pick.box, isRecorded, pickedByValue, recorded, params, expectedName);
+  if (!point || !node.box) return `${describeLive(live, point)}, ${describeWanted(wanted, identity)}: it is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`;
+  const moved = await moveTo(page, node, action, point, pick.box, isRecorded, pickedByValue, recorded, params, expectedName);
+  return typeof moved === 'string' ? `${describeLive(live, point)}, ${describeWanted(wanted, identity)}; ${moved}` : moved;
 }
 
 /**
@@ -81,12 +87,11 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
  */
 function pickTarget(found: Lookalike[], identity: Identity | undefined, position: { index: number; of: number } | undefined): Lookalike | string {
   const same = identity ? found.filter((other) => sameIdentity(other.identity, identity)) : found;
-  const what = identity ? describeIdentity(identity) : 'no identity recorded';
   if (same.length === 1) return same[0]!;
-  if (same.length === 0) return `no visible element is the recorded target (${what})`;
+  if (same.length === 0) return 'no visible element is that target';
   if (position && position.of === same.length) return same[position.index]!;
-  const recordedCount = position ? `, ${position.of} when recorded` : '';
-  return `${same.length} visible elements are like the recorded target (${what}${recordedCount}) and nothing on the page tells which one it is: the step cannot be shown safe`;
+  const recordedCount = position ? ` (${position.of} when recorded)` : '';
+  return `${same.length} visible elements are like it${recordedCount} and nothing on the page tells which one it is: the step cannot be shown safe`;
 }
 
 /** Acts at the target's new place, once the element there is shown to be it. */
@@ -105,7 +110,7 @@ async function moveTo(
   const moved = relocatedPoint(point, node.box!, box);
   const there = await targetOf(page, action, moved);
   if (!isRecorded(there) || !sameBox(there.box, box)) {
-    return `the target moved, and at its new place (${Math.round(moved.x)}, ${Math.round(moved.y)}) something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`;
+    return `it moved, and at its new place (${Math.round(moved.x)}, ${Math.round(moved.y)}) something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`;
   }
   // A target found where it was (it appeared late) did not move, and one picked by a new value is
   // the designed path: neither is a relocation.

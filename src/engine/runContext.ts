@@ -1,6 +1,9 @@
 import { RoteError } from '../errors/roteError.js';
 import { withinDeadline, type Deadline } from '../progress/deadline.js';
 
+/** How long past the run's deadline work may take to fail by itself, before the run stops waiting for it. */
+const BOUNDED_GRACE_MS = 250;
+
 /**
  * What flows through every operation of one run: the deadline, the caller's abort signal and
  * the call log that error messages end with (Playwright's Progress, in small). It is itself the
@@ -53,10 +56,14 @@ export class RunContext implements Deadline {
     return Math.min(this.deadline, Date.now() + ms);
   }
 
-  /** `work` (an agent's answer, a tool's call) bounded by the run: the run ends at its deadline or abort either way. */
+  /**
+   * `work` (an agent's answer, a tool's call) bounded by the run: the run ends at its deadline or
+   * abort either way. Work that knows the deadline (a model request) gets a moment past it to fail
+   * with its own, more precise message.
+   */
   async bounded<T>(work: Promise<T>, what: string): Promise<T> {
     try {
-      return await withinDeadline(this, work, `${this.apiName}: ${what}`);
+      return await withinDeadline({ at: this.deadline + BOUNDED_GRACE_MS, signal: this.signal }, work, `${this.apiName}: ${what}`);
     } catch (error) {
       if (RoteError.isInstance(error) && error.code === 'timeout' && Date.now() >= this.deadline) throw this.timeoutError(`while ${what}`);
       throw error;
