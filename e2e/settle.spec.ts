@@ -42,3 +42,18 @@ test('a change the action caused is waited for; a process it started is not wait
   // The job ticks every 16 ms from now on: after a few changes it is a process, not the click's answer.
   expect(await settle(page, before, deadlineIn(5000))).toBe('quiet');
 });
+
+test('a download link says the page is leaving, and the page stays: later steps do not wait out the bound', async ({ page }) => {
+  await page.route('http://rote.test/**', (route) =>
+    route.request().url().endsWith('/report.csv')
+      ? route.fulfill({ body: 'a,b\n1,2\n', headers: { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="report.csv"' } })
+      : route.fulfill({ contentType: 'text/html', body: '<a id="get" href="/report.csv">Report</a> <button id="b">Next</button>' }),
+  );
+  await page.goto('http://rote.test/');
+  let before = beforeAction(page);
+  await page.click('#get');
+  expect(await settle(page, before, deadlineIn(5000))).toBe('quiet');
+  before = beforeAction(page);
+  await page.click('#b');
+  expect(await settle(page, before, deadlineIn(5000))).toBe('quiet');
+});

@@ -28,8 +28,10 @@ export type Target = {
   showsValue: boolean;
   /** The nearest named container (row, dialog, group...), which tells apart targets that share a fingerprint. */
   context: string | null;
-  /** What a person reads to tell it from its look-alikes, and its stable attributes. */
+  /** What a person reads to tell it from its look-alikes, and its stable attributes ({} when not asked for). */
   identity: Identity;
+  /** The words the element shows itself (at most FACET_LIMIT characters): what a bare clickable div is known by. */
+  ownText: string;
   /** The role and name are the element's own, not those of the ancestor it speaks through (a bare icon in a cell). */
   roleOwn: boolean;
 };

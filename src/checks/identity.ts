@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { fold } from '../params/fold.js';
 
 /**
  * What tells a target apart from its look-alikes when role and accessible name do not: what a
@@ -24,8 +23,10 @@ export const identitySchema = z
     rowHeader: z.string().optional(),
     /** In a table: the header of the target's column. */
     columnHeader: z.string().optional(),
-    /** The nearest text before the target, within its cell, or up to the previous control. */
+    /** The nearest text before the target, within its cell or list item, or up to the previous field. */
     labelBefore: z.string().optional(),
+    /** In a list item (li, article, option) with no text before the target: what the item says. */
+    item: z.string().optional(),
     /** The legend of its fieldset, or the name of its group or radiogroup. */
     group: z.string().optional(),
   })
@@ -35,7 +36,7 @@ export type Identity = z.infer<typeof identitySchema>;
 export type IdentityFacet = keyof Identity;
 
 /** Facets in the order they are named in messages: what a person reads first. */
-export const IDENTITY_FACETS: readonly IdentityFacet[] = ['rowHeader', 'columnHeader', 'labelBefore', 'group', 'placeholder', 'describedBy', 'testId', 'id', 'nameAttr'];
+export const IDENTITY_FACETS: readonly IdentityFacet[] = ['rowHeader', 'columnHeader', 'labelBefore', 'item', 'group', 'placeholder', 'describedBy', 'testId', 'id', 'nameAttr'];
 
 export const FACET_LIMIT = 120;
 
@@ -44,6 +45,7 @@ export const FACET_LIMIT = 120;
  * not a TS function, so no transpiler helper can leak into the page (see perform.ts).
  */
 export const IDENTITY_JS = String.raw`
+  // Facets keep up to FACET_LIMIT characters; the node side hides any secret, even one cut short.
   var clean = function (s) { s = String(s == null ? '' : s).replace(/\s+/g, ' ').trim(); return s.length > ${FACET_LIMIT} ? s.slice(0, ${FACET_LIMIT}) : s; };
   var isVisible = function (el) {
     if (!el || !el.getBoundingClientRect) return false;
@@ -64,11 +66,14 @@ export const IDENTITY_JS = String.raw`
     }
     return transitions >= id.length / 4;
   };
+  // Ids a framework hands out by counter or at random: they name another element on another load.
   var generated = function (id) {
-    return guidLike(id) || /\d{4,}/.test(id) || /[0-9a-f]{8,}/i.test(id) || /^(ember|react|ng-|mui|radix|headlessui|yui_|ext-gen|gwt-|j_id|:r)/i.test(id) || /^:/.test(id);
+    return guidLike(id) || /\d{4,}/.test(id) || /[0-9a-f]{8,}/i.test(id) || /^(ember|react|ng-|mat-|mui|radix|headlessui|yui_|ext-gen|gwt-|j_id|__|:r|input-\d)/i.test(id) || /^:/.test(id) || /[-_]\d+[-_]/.test(id);
   };
   // A field before the target owns the text before it ("Title: [ ] Author: [ ]"); a button's or a link's does not.
   var FIELD = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image]),select,textarea,[role=textbox],[role=combobox],[contenteditable=""],[contenteditable="true"]';
+  // What a person takes as one item of a list: what is read in it belongs to it, not to the item above.
+  var ITEM = 'li,[role=listitem],article,[role=article],[role=option],[role=treeitem]';
   var textOfElement = function (el) { return el ? clean(el.innerText !== undefined ? el.innerText : el.textContent) : ''; };
   var cellsOf = function (row) {
     return Array.prototype.filter.call(row.children, function (c) { return /^(TD|TH)$/.test(c.tagName) || /^(cell|gridcell|rowheader|columnheader)$/.test(c.getAttribute('role') || ''); });
@@ -78,34 +83,56 @@ export const IDENTITY_JS = String.raw`
     for (var i = 0; i < cells.length && cells[i] !== cell; i++) index += cells[i].colSpan || 1;
     return index;
   };
+  // One look per table, however many of its cells are asked about (a table of 2,000 rows).
+  var headerRows = new Map();
   var headerRowOf = function (table) {
-    var head = table.querySelector('thead tr:last-child');
-    if (head) return head;
-    var rows = table.querySelectorAll('tr, [role=row]');
-    for (var i = 0; i < rows.length; i++) {
-      var cells = cellsOf(rows[i]);
-      if (cells.length > 1 && cells.every(function (c) { return c.tagName === 'TH' || c.getAttribute('role') === 'columnheader'; })) return rows[i];
+    if (headerRows.has(table)) return headerRows.get(table);
+    var found = table.querySelector('thead tr:last-child');
+    if (!found) {
+      var rows = table.querySelectorAll('tr, [role=row]');
+      for (var i = 0; i < rows.length && i < 5 && !found; i++) {
+        var cells = cellsOf(rows[i]);
+        if (cells.length > 1 && cells.every(function (c) { return c.tagName === 'TH' || c.getAttribute('role') === 'columnheader'; })) found = rows[i];
+      }
     }
-    return null;
+    headerRows.set(table, found || null);
+    return found || null;
+  };
+  // A radio's or checkbox's siblings in its group, and the labels of other controls, say nothing of it.
+  var sameGroup = function (node, el) {
+    return el.name && node.tagName === 'INPUT' && (node.type === 'radio' || node.type === 'checkbox') && node.name === el.name && node.form === el.form;
+  };
+  var labelsOther = function (parent, el) {
+    var label = parent.closest('label');
+    return !!label && label.control !== null && label.control !== el && !label.contains(el);
   };
   // The nearest visible text before el in document order, within 'within', stopping at another field
-  // (the text before it is that field's), skipping what buttons say.
+  // (the text before it is that field's), skipping what buttons say and other controls' labels.
   var labelBefore = function (el, within) {
     var walker = document.createTreeWalker(within || document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     walker.currentNode = el;
     for (var steps = 0, node = walker.previousNode(); node && steps < 300; node = walker.previousNode(), steps++) {
       if (node.nodeType === 1) {
         if (node.contains(el)) continue;
-        if (node.matches(FIELD) && isVisible(node)) return '';
+        if (node.matches(FIELD) && isVisible(node) && !sameGroup(node, el)) return '';
         continue;
       }
       var text = clean(node.textContent);
       var parent = node.parentElement;
       if (!text || !parent || /^(SCRIPT|STYLE|NOSCRIPT|OPTION|TEMPLATE)$/.test(parent.tagName) || parent.closest('select,button,textarea,[role=button]')) continue;
-      if (!isVisible(parent)) continue;
+      if (labelsOther(parent, el) || !isVisible(parent)) continue;
       return text;
     }
     return '';
+  };
+  var itemWords = function (item) {
+    var walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT), words = [];
+    for (var node = walker.nextNode(); node && words.join(' ').length < ${FACET_LIMIT}; node = walker.nextNode()) {
+      var parent = node.parentElement;
+      if (!parent || parent.closest('button,select,textarea,[role=button],script,style,template') || !isVisible(parent)) continue;
+      if (node.textContent.trim()) words.push(node.textContent);
+    }
+    return clean(words.join(' '));
   };
   var identityOf = function (el) {
     var facets = {};
@@ -122,12 +149,14 @@ export const IDENTITY_JS = String.raw`
     var cell = el.closest('td, th, [role=cell], [role=gridcell]');
     var row = cell && cell.parentElement && cell.parentElement.closest('tr, [role=row]') === cell.parentElement ? cell.parentElement : null;
     if (row) {
-      var cells = cellsOf(row), header = '';
+      // The row's header cell; else its first cell with text before the target's; else after it
+      // (a row that starts with its selection checkbox is known by the name beside it).
+      var cells = cellsOf(row), header = '', mine = cells.indexOf(cell);
       for (var i = 0; i < cells.length && !header; i++) {
-        if (cells[i] === cell) continue;
-        if (cells[i].tagName === 'TH' || cells[i].getAttribute('role') === 'rowheader') header = textOfElement(cells[i]);
+        if (cells[i] !== cell && (cells[i].tagName === 'TH' || cells[i].getAttribute('role') === 'rowheader')) header = textOfElement(cells[i]);
       }
-      for (var j = 0; j < cells.length && !header && cells[j] !== cell; j++) header = textOfElement(cells[j]);
+      for (var j = 0; j < mine && !header; j++) header = textOfElement(cells[j]);
+      for (var k = mine + 1; k < cells.length && !header; k++) header = textOfElement(cells[k]);
       if (header) facets.rowHeader = header;
       var table = row.closest('table, [role=table], [role=grid], [role=treegrid]');
       var headerRow = table ? headerRowOf(table) : null;
@@ -140,22 +169,33 @@ export const IDENTITY_JS = String.raw`
         }
       }
     }
-    var before = labelBefore(el, cell || null);
+    var item = cell ? null : el.closest(ITEM);
+    var before = labelBefore(el, cell || item || null);
     if (before) facets.labelBefore = before;
+    // An item whose words come after the control ([Assign to me] Crash on export): what it says,
+    // not what its buttons say.
+    if (item && item !== el && !before) { var said = itemWords(item); if (said) facets.item = said; }
     var fieldset = el.closest('fieldset');
     var legend = fieldset && fieldset.querySelector('legend');
     var group = el.closest('[role=group], [role=radiogroup]');
     var groupName = legend ? textOfElement(legend) : group ? clean(group.getAttribute('aria-label') || (group.getAttribute('aria-labelledby') || '').split(/\s+/).map(function (ref) { return textOfElement(document.getElementById(ref)); }).join(' ')) : '';
     if (groupName) facets.group = groupName;
     return facets;
-  };`;
+  };
+  // The words an element shows itself (a clickable div's "Open"), for elements with no role of their own.
+  var ownText = function (el) { return textOfElement(el); };`;
 
-/** Two readings of one facet: equal, or equal case and punctuation aside ("Genre:" and "genre"). */
+/**
+ * One facet as it is compared: whitespace folded, a label's trailing colon or asterisk dropped,
+ * case aside. Punctuation inside stays: john.smith and john_smith are two people.
+ */
+export function facetReading(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().replace(/[\s:*]+$/u, '').toLowerCase();
+}
+
+/** Two readings of one facet: the same, as facetReading compares them. */
 function sameReading(live: string | undefined, expected: string): boolean {
-  if (live === undefined) return false;
-  if (live === expected) return true;
-  const folded = fold(expected);
-  return folded !== '' && fold(live) === folded;
+  return live !== undefined && facetReading(live) === facetReading(expected);
 }
 
 /** Whether `live` shows every facet `expected` has, as it has it. */
@@ -172,6 +212,7 @@ const FACET_WORDS: Record<IdentityFacet, string> = {
   rowHeader: 'row',
   columnHeader: 'column',
   labelBefore: 'after the text',
+  item: 'in the item',
   group: 'in group',
   placeholder: 'placeholder',
   describedBy: 'described as',
@@ -186,9 +227,12 @@ export function describeIdentity(identity: Identity): string {
   return parts.length > 0 ? parts.join(', ') : 'nothing that tells it apart';
 }
 
-/** The facets where `live` differs from `expected`, for a divergence's reason. */
-export function identityDifference(live: Identity, expected: Identity): string {
+/**
+ * The facets where `live` differs from `expected`, for a divergence's reason: `shown` says how a
+ * live value may be shown (no secret), `recorded` holds what the recording stored (templates).
+ */
+export function identityDifference(live: Identity, expected: Identity, recorded: Identity, shown: (text: string) => string): string {
   return IDENTITY_FACETS.filter((facet) => expected[facet] !== undefined && !sameReading(live[facet], expected[facet]!))
-    .map((facet) => `${FACET_WORDS[facet]} ${live[facet] === undefined ? 'missing' : JSON.stringify(live[facet])} (recorded ${JSON.stringify(expected[facet])})`)
+    .map((facet) => `${FACET_WORDS[facet]} ${live[facet] === undefined ? 'missing' : JSON.stringify(shown(live[facet]!))} (recorded ${JSON.stringify(recorded[facet])})`)
     .join(', ');
 }

@@ -1,44 +1,51 @@
 import type { Locator, Page } from 'playwright';
 import { foldedNamePattern } from '../params/fold.js';
+import { withinDeadline, type Deadline } from '../progress/deadline.js';
 import { COUNTABLE_ROLES, type Fingerprint } from './fingerprint.js';
 import type { Box } from './geometry.js';
-import { IDENTITY_JS, type Identity } from './identity.js';
+import { facetReading, IDENTITY_JS, type Identity } from './identity.js';
 
 type AriaRole = Parameters<Page['getByRole']>[0];
 
 /** A visible element an action could take for the target: its box and what tells it apart. */
 export type Lookalike = { box: Box; identity: Identity };
 
-/** Beyond this many look-alikes (every div of a page) nothing is measured: the target is not identifiable by kind. */
-const MAX_LOOKALIKES = 300;
+/**
+ * Beyond this many look-alikes nothing is measured: the target is not identifiable by its kind
+ * (every div of a page), and its step is not replayed.
+ */
+const MAX_LOOKALIKES = 2000;
 
 /**
- * Runs in the page on the located elements: the visible ones, in document order, with their
- * boxes and identities. Built with `new Function` from source text, so Playwright sends exactly
- * this text (a TS function could carry a transpiler's helpers into the page).
+ * Runs in the page on the located elements: the visible ones of the target's tag and input type
+ * (and own words, for an element with no role of its own), in document order, with their boxes
+ * and identities. Built with `new Function` from source text, so Playwright sends exactly this
+ * text (a TS function could carry a transpiler's helpers into the page).
  */
 // eslint-disable-next-line @typescript-eslint/no-implied-eval
 const DESCRIBE_ALL = new Function(
   'elements',
   'kind',
   `${IDENTITY_JS}
+  var reading = function (s) { return s.replace(/\\s+/g, ' ').trim().replace(/[\\s:*]+$/, '').toLowerCase(); };
   var found = [];
   for (var i = 0; i < elements.length && found.length <= kind.limit; i++) {
     var el = elements[i];
     if (el.tagName.toLowerCase() !== kind.tag) continue;
     if (kind.inputType !== null && (el.getAttribute('type') || 'text').toLowerCase() !== kind.inputType) continue;
+    if (kind.text !== null && reading(ownText(el)) !== kind.text) continue;
     if (!isVisible(el)) continue;
     var r = el.getBoundingClientRect();
-    found.push({ box: { x: r.x, y: r.y, width: r.width, height: r.height }, identity: identityOf(el) });
+    found.push({ box: { x: r.x, y: r.y, width: r.width, height: r.height }, identity: kind.identity ? identityOf(el) : {} });
   }
   return found;`,
-) as (elements: Element[], kind: { limit: number; tag: string; inputType: string | null }) => Lookalike[];
+) as (elements: Element[], kind: { limit: number; tag: string; inputType: string | null; text: string | null; identity: boolean }) => Lookalike[];
 
 /**
  * The elements that share the target's kind: its role and accessible name as Playwright's
  * getByRole computes them (empty names included, so unnamed fields count each other), or, for a
- * target whose role is its ancestor's or one getByRole cannot query, its tag. Tag and input type
- * are then required in the page, as the fingerprint compares them.
+ * target whose role is its ancestor's or one getByRole cannot query, its tag and the words it
+ * shows itself. Tag and input type are then required in the page, as the fingerprint compares them.
  * `folded` matches the name case and punctuation aside (a name that came from a parameter).
  */
 function kindLocator(page: Page, fingerprint: Fingerprint, byRole: boolean, folded: boolean): Locator {
@@ -50,21 +57,42 @@ function kindLocator(page: Page, fingerprint: Fingerprint, byRole: boolean, fold
   return page.locator(/^[a-z][a-z0-9-]*$/.test(fingerprint.tag) ? fingerprint.tag : '*');
 }
 
+export type LookalikeQuery = {
+  /** The role and name are the target's own (else its tag and `text` say what it is). */
+  byRole: boolean;
+  folded?: boolean;
+  /** For a target with no role of its own: the words it shows (its look-alikes show the same). */
+  text?: string;
+  /** Whether each look-alike's identity is needed (else only their number and boxes). */
+  identities?: boolean;
+  deadline: Deadline;
+};
+
 /**
  * The visible look-alikes of a target (itself included), in document order; null when they
- * cannot be measured (too many, or the page is navigating).
+ * cannot be measured (too many, the page is navigating, or the run's deadline came first).
  */
-export async function lookalikes(page: Page, fingerprint: Fingerprint, options: { byRole: boolean; folded?: boolean }): Promise<Lookalike[] | null> {
+export async function lookalikes(page: Page, fingerprint: Fingerprint, query: LookalikeQuery): Promise<Lookalike[] | null> {
+  const byRole = query.byRole && COUNTABLE_ROLES.has(fingerprint.role);
+  const kind = {
+    limit: MAX_LOOKALIKES,
+    tag: fingerprint.tag,
+    inputType: fingerprint.inputType,
+    text: byRole || query.text === undefined ? null : facetReading(query.text),
+    identity: query.identities !== false,
+  };
   try {
-    const kind = { limit: MAX_LOOKALIKES, tag: fingerprint.tag, inputType: fingerprint.inputType };
-    const found = await kindLocator(page, fingerprint, options.byRole, options.folded === true).evaluateAll(DESCRIBE_ALL, kind);
+    const found = await withinDeadline(query.deadline, kindLocator(page, fingerprint, byRole, query.folded === true).evaluateAll(DESCRIBE_ALL, kind), 'counting look-alikes');
     return found.length > MAX_LOOKALIKES ? null : found;
   } catch {
     return null;
   }
 }
 
-/** The same element, as far as two captures of its box can tell. */
+/**
+ * The same element, as far as two captures of its box can tell: within a pixel, since a box at a
+ * half pixel rounds either way.
+ */
 export function sameBox(a: Box, b: Box): boolean {
   return Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1 && Math.abs(a.width - b.width) < 1 && Math.abs(a.height - b.height) < 1;
 }

@@ -92,6 +92,10 @@ const DOM_QUIET = `(function (quietMs, maxMs, actionAt) {
 
 export type SettleOptions = { quietMs?: number };
 
+/** A page that said it was leaving and has not left within this long is staying. */
+const LEAVING_LIMIT_MS = 1500;
+const STAYING = `(function () { if (window.__roteChangeLog) window.__roteChangeLog.leaving = false; })()`;
+
 /** Taken just before an action: what settling after it compares with. */
 export type BeforeAction = { commits: number; at: number };
 
@@ -135,7 +139,11 @@ export async function settle(page: Page, before: BeforeAction, deadline: Deadlin
     const state = await page.evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)}, ${actionAt})`).catch(() => 'torn-down');
     if (state === 'leaving') {
       // The document is being left but the request may not have reached us yet: wait for the commit.
-      await page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: remaining }).catch(() => {});
+      const committed = await page
+        .waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: Math.min(remaining, LEAVING_LIMIT_MS) })
+        .then(() => true, () => false);
+      // No document came (a download, a "Leave site?" answered Stay): the page is staying after all.
+      if (!committed && !watch.navigating && watch.commitCount === commitsBefore) await page.evaluate(STAYING).catch(() => undefined);
       continue;
     }
     // Quiet (or still changing at the bound), and nothing started meanwhile: settled. A torn-down

@@ -28,8 +28,11 @@ const PICK_ELEMENT = `(function (mode, x, y) {
   return target;
 })`;
 
-/** Runs with `this` = the picked element: geometry, state and identity, never the value itself. */
-const DESCRIBE_ELEMENT = `function () {
+/**
+ * Runs with `this` = the picked element and whether its identity is wanted (it costs a walk of the
+ * text around it): geometry, state, the words it shows, never the value a field holds.
+ */
+const DESCRIBE_ELEMENT = `function (withIdentity) {
   ${IDENTITY_JS}
   var r = this.getBoundingClientRect();
   var tag = this.tagName ? this.tagName.toLowerCase() : '#node';
@@ -38,10 +41,12 @@ const DESCRIBE_ELEMENT = `function () {
   var hasText = (tag === 'input' || tag === 'textarea') ? String(this.value || '').length > 0 : (this.isContentEditable ? (this.textContent || '').length > 0 : false);
   var textual = tag === 'textarea' || tag === 'select' || !!this.isContentEditable ||
     (tag === 'input' && !/^(checkbox|radio|submit|button|reset|image|file|color|range|hidden)$/.test(type));
-  return { x: r.x, y: r.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, identity: identityOf(this) };
+  // A container with the whole page in it shows no words of its own worth reading.
+  var words = String(this.textContent || '').length <= 2000 ? ownText(this) : '';
+  return { x: r.x, y: r.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {} };
 }`;
 
-type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; identity: Identity };
+type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity };
 type AXValue = { value?: unknown };
 type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; properties?: { name: string; value: AXValue }[] };
 
@@ -50,17 +55,20 @@ const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 
 export const CONTEXT_NAME_LIMIT = 200;
 const CONTEXT_ROLES = new Set(['row', 'listitem', 'dialog', 'alertdialog', 'group', 'radiogroup', 'region', 'form', 'tabpanel', 'article', 'menu', 'listbox', 'treeitem']);
 
+/** What to take of a target besides its fingerprint, box and state. */
+export type CaptureOptions = { identity?: boolean };
+
 /** The target an action at `point` (viewport CSS pixels) would land on, or null if none. */
-export function targetAt(page: Page, point: Point): Promise<Target | null> {
-  return captureTarget(page, `${PICK_ELEMENT}('point', ${Number(point.x)}, ${Number(point.y)})`);
+export function targetAt(page: Page, point: Point, options: CaptureOptions = {}): Promise<Target | null> {
+  return captureTarget(page, `${PICK_ELEMENT}('point', ${Number(point.x)}, ${Number(point.y)})`, options);
 }
 
 /** The element typing or a key press would go to. */
-export function focusedTarget(page: Page): Promise<Target | null> {
-  return captureTarget(page, `${PICK_ELEMENT}('focus', 0, 0)`);
+export function focusedTarget(page: Page, options: CaptureOptions = {}): Promise<Target | null> {
+  return captureTarget(page, `${PICK_ELEMENT}('focus', 0, 0)`, options);
 }
 
-async function captureTarget(page: Page, expression: string): Promise<Target | null> {
+async function captureTarget(page: Page, expression: string, options: CaptureOptions): Promise<Target | null> {
   const cdp = await cdpSession(page);
   const objectGroup = 'rote-target';
   try {
@@ -69,7 +77,7 @@ async function captureTarget(page: Page, expression: string): Promise<Target | n
     if (!objectId || picked.result.subtype === 'null') return null;
     // Both requests go out together: one round trip for geometry and accessibility.
     const [described, ax] = await Promise.all([
-      cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: DESCRIBE_ELEMENT, returnByValue: true }),
+      cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: DESCRIBE_ELEMENT, arguments: [{ value: options.identity !== false }], returnByValue: true }),
       cdp.send('Accessibility.getPartialAXTree', { objectId, fetchRelatives: true }),
     ]);
     const element = described.result.value as Described | undefined;
@@ -106,6 +114,7 @@ function toTarget(element: Described, nodes: AXNode[]): Target {
     disabled: (node?.properties ?? []).some((property) => property.name === 'disabled' && property.value.value === true),
     context: contextOf(node, byId),
     identity: element.identity,
+    ownText: element.ownText,
     roleOwn,
   };
 }

@@ -54,13 +54,16 @@ export function insideOf(box: Box, crop: Box): Box {
 /**
  * Whether two elements of one screenshot look alike as a replay's visual check compares a target
  * (its own box, a value-showing control's inside masked): if they do, the check cannot tell one
- * from the other. Different sizes never look alike.
+ * from the other. Sizes that differ by more than a pixel never look alike; within a pixel (a box
+ * at a half pixel rounds either way) both are compared at the smaller size.
  */
 export async function lookAlike(screenshot: Buffer, a: Box, b: Box, maskInside: boolean): Promise<boolean> {
+  if (Math.abs(a.width - b.width) > 1 || Math.abs(a.height - b.height) > 1) return false;
   const meta = await sharp(screenshot).metadata();
   const bounds = { x: 0, y: 0, width: meta.width ?? 0, height: meta.height ?? 0 };
+  const size = { width: Math.floor(Math.min(a.width, b.width)), height: Math.floor(Math.min(a.height, b.height)) };
   const rectOf = (box: Box) => {
-    const inside = intersect(box, bounds);
+    const inside = intersect({ x: Math.round(box.x), y: Math.round(box.y), ...size }, bounds);
     return inside ? roundBox(inside) : undefined;
   };
   const [rectA, rectB] = [rectOf(a), rectOf(b)];

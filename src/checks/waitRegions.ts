@@ -29,8 +29,15 @@ const REGION_JS = String.raw`
     return typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true }) : true;
   };
   var readText = function (el) { var t = cleanText(el.innerText !== undefined ? el.innerText : el.textContent); return t.length <= ${MAX_REGION_TEXT} ? t : null; };
-  var NUMBER = /-?\d+(?:[.,]\d+)?/;
-  var numberIn = function (text) { var m = NUMBER.exec(text); return m ? Number(m[0].replace(',', '.')) : null; };
+  // A number as people write it: 5,000 and 1.234,5 are grouped; the first number of a text is its reading.
+  var NUMBER = /-?\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+(?:[.,]\d+)?(?!\d)|-?\d+(?:[.,]\d+)?/;
+  var numberIn = function (text) {
+    var m = NUMBER.exec(text);
+    if (!m) return null;
+    var s = m[0], grouped = /^-?\d{1,3}[,.\u00a0\u202f ]\d{3}/.exec(s);
+    if (grouped) s = s.split(grouped[0].charAt(grouped[0].length - 4)).join('');
+    return Number(s.replace(',', '.'));
+  };
   var shape = function (text) { return text.replace(NUMBER, '#'); };
   var stableId = function (id) { return !!id && !/\d{4,}|[0-9a-f]{8,}|^(ember|react|ng-|mui|radix|headlessui|:r)/i.test(id) && !/^:/.test(id); };
   var pathOf = function (el) {
@@ -51,17 +58,29 @@ const REGION_JS = String.raw`
  * motion left out: a region that came back to a text it showed before (a rotating banner, spinner
  * frames), a clock, a "5 minutes ago".
  */
-const CHANGED_SINCE = `(function (since, near, attributes) {
+const CHANGED_SINCE = `(function (since, trigger, near, attributes) {
   ${CHANGE_LOG_JS}
   ${REGION_JS}
   var state = __roteChanges();
-  var seen = new Set(), changed = [];
+  // What was already changing before the step that started the wait (a countdown, a ticker) is
+  // the page's own motion. On a document first seen since then, what kept changing over a second
+  // of the wait is taken for that too.
+  var before = new Set(), times = new Map();
+  var firstLook = state.installedAt >= trigger;
   for (var i = 0; i < state.events.length; i++) {
     var e = state.events[i];
-    if (e.t < since || seen.has(e.el)) continue;
-    seen.add(e.el);
-    if (e.el.isConnected && !/^(HTML|HEAD|BODY|SCRIPT|STYLE|NOSCRIPT|TITLE|META|LINK|TEMPLATE)$/.test(e.el.tagName)) changed.push(e.el);
+    if (e.t < trigger) { before.add(e.el); continue; }
+    if (e.t < since) continue;
+    var seen = times.get(e.el);
+    if (!seen) times.set(e.el, seen = []);
+    if (seen[seen.length - 1] !== e.t) seen.push(e.t);
   }
+  var changed = [];
+  times.forEach(function (seen, el) {
+    if (before.has(el)) return;
+    if (firstLook && seen.length >= 3 && seen[seen.length - 1] - seen[0] >= 1000) return;
+    if (el.isConnected && !/^(HTML|HEAD|BODY|SCRIPT|STYLE|NOSCRIPT|TITLE|META|LINK|TEMPLATE)$/.test(el.tagName)) changed.push(el);
+  });
   changed = changed.filter(function (el) { return !changed.some(function (other) { return other !== el && el.contains(other); }); });
   var now = new Date();
   var clockLike = function (text) {
@@ -102,9 +121,12 @@ const CHANGED_SINCE = `(function (since, near, attributes) {
   return regions.slice(0, ${MAX_WAIT_REGIONS}).map(function (r) { delete r.distance; return r; });
 })`;
 
-/** The regions that changed since `since` (epoch ms), in the state they show now; nearest `near` first. */
-export async function changedSince(page: Page, since: number, near: { x: number; y: number } | undefined): Promise<PageRegion[]> {
-  const found = await page.evaluate(`${CHANGED_SINCE}(${since}, ${JSON.stringify(near ?? null)}, ${JSON.stringify(STATE_ATTRIBUTES)})`).catch(() => []);
+/**
+ * The regions that changed since `since` (epoch ms) and not before `trigger` (when the step that
+ * started the wait began), in the state they show now; nearest `near` first.
+ */
+export async function changedSince(page: Page, since: number, trigger: number, near: { x: number; y: number } | undefined): Promise<PageRegion[]> {
+  const found = await page.evaluate(`${CHANGED_SINCE}(${since}, ${trigger}, ${JSON.stringify(near ?? null)}, ${JSON.stringify(STATE_ATTRIBUTES)})`).catch(() => []);
   return Array.isArray(found) ? (found as PageRegion[]) : [];
 }
 

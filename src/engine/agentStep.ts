@@ -31,14 +31,14 @@ export async function performAgentStep(
   input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: Deadline },
 ): Promise<AgentStep> {
   const { params } = input;
-  const evidence = await captureEvidence(page, action, params);
+  const evidence = await captureEvidence(page, action, params, input.deadline);
   const before = beforeAction(page);
   await performAction(page, action, evidence.state.typeMode === 'select' ? 'select' : 'keys', input.deadline);
   await settle(page, before, input.deadline);
 
   const point = actionPoint(action);
   if (point && evidence.state.checkedBefore != null) {
-    evidence.state.checkedAfter = (await targetAt(page, point))?.checked ?? null;
+    evidence.state.checkedAfter = (await targetAt(page, point, { identity: false }))?.checked ?? null;
   }
   const stored = templatedAction(action, params);
   // Ambiguities of the text typed, and of the target's identity (a row header equal to two values).

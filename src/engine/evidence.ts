@@ -6,12 +6,13 @@ import { shownForms } from '../params/shownForms.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { storedContext, storedFingerprint, storedWatch } from '../checks/secretTarget.js';
-import { focusedTarget, targetAt } from '../checks/target.js';
+import { focusedTarget, targetAt, type CaptureOptions } from '../checks/target.js';
 import { templatedUrl } from '../checks/urlCheck.js';
 import { shownValues } from '../checks/shownValues.js';
 import { cropRectFor, insideOf, screenshotCrop } from '../checks/visual.js';
 import type { Page } from 'playwright';
 import type { BoundParams } from '../params/params.js';
+import type { Deadline } from '../progress/deadline.js';
 import { recordIdentity } from './targetIdentity.js';
 import type { NodeState } from './trajectoryNode.js';
 
@@ -29,12 +30,12 @@ export type RecordedEvidence = {
 };
 
 /** The element an action lands on: under its point, or holding the focus for typing and keys. */
-export async function targetOf(page: Page, action: Action, point = actionPoint(action)): Promise<Target | null> {
-  if (point) return targetAt(page, point);
+export async function targetOf(page: Page, action: Action, point = actionPoint(action), options: CaptureOptions = {}): Promise<Target | null> {
+  if (point) return targetAt(page, point, options);
   switch (action.type) {
     case 'type':
     case 'keypress':
-      return focusedTarget(page);
+      return focusedTarget(page, options);
     default:
       return null;
   }
@@ -51,7 +52,7 @@ export function typeModeFor(target: Target | null): TypeMode {
   return textControl && !target.hasText ? 'replace' : 'keys';
 }
 
-export async function captureEvidence(page: Page, action: Action, params: BoundParams): Promise<RecordedEvidence> {
+export async function captureEvidence(page: Page, action: Action, params: BoundParams, deadline: Deadline): Promise<RecordedEvidence> {
   const url = templatedUrl(page.url(), params);
   const point = actionPoint(action);
   const target = await targetOf(page, action, point);
@@ -62,7 +63,7 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state };
 
   // How many elements share the target's kind, and if not one, what tells it apart (see locateTarget).
-  Object.assign(state, await recordIdentity(page, target, action, params));
+  Object.assign(state, await recordIdentity(page, target, action, params, deadline));
   // A secret the target's name or container shows is stored as its {{name}}; checks render it back.
   const fingerprint = storedFingerprint(target.fingerprint, params);
   state.context = storedContext(target.context, params);

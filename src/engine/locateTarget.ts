@@ -2,14 +2,15 @@ import type { Page } from 'playwright';
 import { actionPoint, withPoint, type Action } from '../actions/action.js';
 import { describeFingerprint, type Fingerprint, type Target } from '../checks/fingerprint.js';
 import { contains, type Box, type Point } from '../checks/geometry.js';
-import { describeIdentity, hasFacets, identityDifference, sameIdentity, type Identity } from '../checks/identity.js';
+import { describeIdentity, facetReading, identityDifference, sameIdentity, type Identity } from '../checks/identity.js';
 import { lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
 import { recordedContext, recordedName } from '../checks/secretTarget.js';
 import { fold } from '../params/fold.js';
 import type { BoundParams } from '../params/params.js';
 import { isTemplate } from '../params/template.js';
+import type { Deadline } from '../progress/deadline.js';
 import { targetOf } from './evidence.js';
-import { expectedIdentity, needsIdentity } from './targetIdentity.js';
+import { expectedIdentity, expectedOwnText, needsIdentity, shownFacet } from './targetIdentity.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
 export type Located = {
@@ -19,10 +20,23 @@ export type Located = {
   action: Action;
 };
 
-/** Same role, tag and input type, and the expected name (folded, for a name that came from a parameter). */
-function matchesRecorded(live: Fingerprint, recorded: Fingerprint, expectedName: string, semantic: boolean): boolean {
-  if (live.role !== recorded.role || live.tag !== recorded.tag || live.inputType !== recorded.inputType) return false;
-  return semantic ? fold(live.name) === fold(expectedName) : live.name === expectedName;
+/** What the recorded target is, with this run's values: its kind, what tells it apart, what to say of it. */
+type Wanted = {
+  fingerprint: Fingerprint;
+  semantic: boolean;
+  /** For a target with no role of its own: the words it shows. */
+  ownText: string | undefined;
+  identity: Identity | undefined;
+  /** How the wanted target is described in messages: the stored identity (templates, never a secret). */
+  described: string;
+};
+
+/** Same role, tag and input type, the expected name (folded, for a name that came from a parameter), and for a bare element its own words. */
+function isKind(live: Target, recorded: Fingerprint, wanted: Wanted): boolean {
+  const fingerprint = live.fingerprint;
+  if (fingerprint.role !== recorded.role || fingerprint.tag !== recorded.tag || fingerprint.inputType !== recorded.inputType) return false;
+  if (wanted.ownText !== undefined && facetReading(live.ownText) !== facetReading(wanted.ownText)) return false;
+  return wanted.semantic ? fold(fingerprint.name) === fold(wanted.fingerprint.name) : fingerprint.name === wanted.fingerprint.name;
 }
 
 function describeLive(live: Target | null, point: Point | undefined): string {
@@ -30,66 +44,69 @@ function describeLive(live: Target | null, point: Point | undefined): string {
   return point ? `nothing is at (${Math.round(point.x)}, ${Math.round(point.y)})` : 'nothing has the focus';
 }
 
-/** `expected "Genre field" (textbox, input[type=text]) in row "Genre"`, for messages. */
-function describeWanted(wanted: Fingerprint, identity: Identity | undefined): string {
-  return `expected ${describeFingerprint(wanted)}${identity && hasFacets(identity) ? ` with ${describeIdentity(identity)}` : ''}`;
-}
-
 /**
  * Finds the recorded target on the live page, or says why it cannot be shown to be there. The
  * element under the action's point (or holding the focus) is taken when it is the recorded one:
- * same fingerprint, and where the fingerprint is shared by look-alikes, the same identity (its row
- * and column headers, the text before it, its group, placeholder, stable attributes) and no other
- * element with that identity, or the same place among those that share even that (position is the
- * last resort, never above what the neighbours say). Otherwise a point action moves to the one
- * element that is the target (relocation); typing and keys cannot move, and diverge.
+ * same fingerprint, the only element of its kind now as when recorded, or, where look-alikes share
+ * the fingerprint, the one with the recorded identity (its row and column headers, the text before
+ * it, its item or group, placeholder, stable attributes), or the one at its recorded place among
+ * those that share even that (position is the last resort, never above what the neighbours say).
+ * Otherwise a point action moves to the one element that is the target (relocation); typing and
+ * keys cannot move, and diverge.
  */
-export async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string, params: BoundParams): Promise<Located | string> {
+export async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string, params: BoundParams, deadline: Deadline): Promise<Located | string> {
   const recorded = node.fingerprint!;
-  const semantic = node.state.nameTemplate !== undefined;
-  const wanted: Fingerprint = { ...recorded, name: expectedName };
   const rendered = node.state.identity ? expectedIdentity(node.state.identity, params) : undefined;
   if (typeof rendered === 'string') return rendered;
-  const identity: Identity | undefined = rendered;
+  const ownText = node.state.roleFromAncestor && node.state.ownText !== undefined ? expectedOwnText(node.state.ownText, params) : undefined;
+  const fingerprint = { ...recorded, name: expectedName };
+  const wanted: Wanted = {
+    fingerprint,
+    semantic: node.state.nameTemplate !== undefined,
+    ownText,
+    identity: rendered,
+    described: `expected ${describeFingerprint(fingerprint)}${node.state.identity ? ` with ${describeIdentity(node.state.identity)}` : ''}`,
+  };
   const point = actionPoint(action);
-  const live = await targetOf(page, action, point);
-  const isRecorded = (target: Target | null): target is Target =>
-    target !== null && matchesRecorded(target.fingerprint, recorded, expectedName, semantic) && (!identity || sameIdentity(target.identity, identity));
+  const live = await targetOf(page, action, point, { identity: rendered !== undefined });
+  const isRecorded = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted) && (!rendered || sameIdentity(target.identity, rendered));
   // A pick by a parameter's value (the row of this run's customer) is another element by design.
-  const pickedByValue = semantic || Object.values(node.state.identity ?? {}).some((facet) => isTemplate(facet));
+  const pickedByValue = wanted.semantic || Object.values(node.state.identity ?? {}).some((facet) => isTemplate(facet));
   const stay = (target: Target): Located => ({ target, kind: 'cached', action });
 
-  // The target's kind was unique when recorded: the element at the point, if it is one of that kind.
-  if (node.state.matches === 1 && isRecorded(live)) return stay(live);
-  if (!needsIdentity(action)) return lighterRules(page, node, action, wanted, live, stay);
+  if (!needsIdentity(action)) return lighterRules(page, node, action, wanted, live, stay, deadline);
   // Older nodes recorded with only a named container to tell look-alikes apart: that container, at the point.
-  if (!identity && node.state.matches !== 1 && node.state.context != null) {
+  if (!rendered && node.state.matches !== 1 && node.state.context != null) {
     if (isRecorded(live) && live.context === recordedContext(node.state.context, params)) return stay(live);
-    return `${describeLive(live, point)}, ${describeWanted(wanted, undefined)} in ${node.state.context}`;
+    return `${describeLive(live, point)}, ${wanted.described} in ${node.state.context}`;
   }
 
-  const found = await lookalikes(page, wanted, { byRole: node.state.roleFromAncestor !== true, folded: semantic });
-  if (!found) return `${describeLive(live, point)}, ${describeWanted(wanted, identity)}, and its look-alikes could not be counted`;
-  const pick = pickTarget(found, identity, node.state.position);
+  // The kind is counted every time: a target that was the only one of its kind when recorded (the
+  // one pending request's Approve) is not the recorded one when another like it stands there now.
+  const found = await lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, deadline });
+  if (!found) return `${describeLive(live, point)}, ${wanted.described}, and its look-alikes could not be counted`;
+  const pick = pickTarget(found, rendered, node.state.position, node.state.matches);
   if (typeof pick === 'string') {
-    const here = live && matchesRecorded(live.fingerprint, recorded, expectedName, semantic) && identity ? `the element there has ${identityDifference(live.identity, identity)}` : describeLive(live, point);
-    return `${here}, ${describeWanted(wanted, identity)}, and ${pick}`;
+    const here = live && rendered && isKind(live, recorded, wanted) ? `the element there has ${identityDifference(live.identity, rendered, node.state.identity ?? {}, (text) => shownFacet(text, params)) || 'the recorded identity'}` : describeLive(live, point);
+    return `${here}, ${wanted.described}, and ${pick}`;
   }
   if (isRecorded(live) && sameBox(live.box, pick.box)) return stay(live);
-  if (!point || !node.box) return `${describeLive(live, point)}, ${describeWanted(wanted, identity)}: it is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`;
-  const moved = await moveTo(page, node, action, point, pick.box, isRecorded, pickedByValue, recorded, params, expectedName);
-  return typeof moved === 'string' ? `${describeLive(live, point)}, ${describeWanted(wanted, identity)}; ${moved}` : moved;
+  if (!point || !node.box) return `${describeLive(live, point)}, ${wanted.described}: it is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`;
+  const moved = await moveTo(page, node, action, point, pick.box, isRecorded, pickedByValue, recorded, params, expectedName, rendered !== undefined);
+  return typeof moved === 'string' ? `${describeLive(live, point)}, ${wanted.described}; ${moved}` : moved;
 }
 
 /**
  * The one look-alike that is the target: the only one with its identity, or, when several share
- * even that, the one at its recorded place among as many as were recorded. A string says why none.
+ * even that, the one at its recorded place among as many as were recorded. A target recorded as
+ * the only one of its kind must be the only one now. A string says why none is.
  */
-function pickTarget(found: Lookalike[], identity: Identity | undefined, position: { index: number; of: number } | undefined): Lookalike | string {
+function pickTarget(found: Lookalike[], identity: Identity | undefined, position: { index: number; of: number } | undefined, recordedMatches: number | null | undefined): Lookalike | string {
   const same = identity ? found.filter((other) => sameIdentity(other.identity, identity)) : found;
   if (same.length === 1) return same[0]!;
   if (same.length === 0) return 'no visible element is that target';
   if (position && position.of === same.length) return same[position.index]!;
+  if (recordedMatches === 1 && !identity) return `it was the only one of its kind when recorded and ${same.length} visible elements are like it now: which one is meant cannot be shown`;
   const recordedCount = position ? ` (${position.of} when recorded)` : '';
   return `${same.length} visible elements are like it${recordedCount} and nothing on the page tells which one it is: the step cannot be shown safe`;
 }
@@ -106,9 +123,10 @@ async function moveTo(
   recorded: Fingerprint,
   params: BoundParams,
   expectedName: string,
+  withIdentity: boolean,
 ): Promise<Located | string> {
   const moved = relocatedPoint(point, node.box!, box);
-  const there = await targetOf(page, action, moved);
+  const there = await targetOf(page, action, moved, { identity: withIdentity });
   if (!isRecorded(there) || !sameBox(there.box, box)) {
     return `it moved, and at its new place (${Math.round(moved.x)}, ${Math.round(moved.y)}) something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`;
   }
@@ -128,20 +146,21 @@ async function lighterRules(
   page: Page,
   node: TrajectoryNode,
   action: Action,
-  wanted: Fingerprint,
+  wanted: Wanted,
   live: Target | null,
   stay: (target: Target) => Located,
+  deadline: Deadline,
 ): Promise<Located | string> {
   const point = actionPoint(action);
-  const semantic = node.state.nameTemplate !== undefined;
-  const isKind = (target: Target | null): target is Target => target !== null && matchesRecorded(target.fingerprint, wanted, wanted.name, semantic);
-  if (isKind(live)) return stay(live);
-  if (!point || !node.box || node.state.matches !== 1) return `${describeLive(live, point)}, expected ${describeFingerprint(wanted)}`;
-  const found = await lookalikes(page, wanted, { byRole: node.state.roleFromAncestor !== true, folded: semantic });
-  if (!found || found.length !== 1) return `${describeLive(live, point)}, expected ${describeFingerprint(wanted)}, and no single element of that kind is visible`;
+  const recorded = node.fingerprint!;
+  const ofKind = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted);
+  if (ofKind(live)) return stay(live);
+  if (!point || !node.box || node.state.matches !== 1) return `${describeLive(live, point)}, ${wanted.described}`;
+  const found = await lookalikes(page, wanted.fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(wanted.ownText !== undefined ? { text: wanted.ownText } : {}), identities: false, deadline });
+  if (!found || found.length !== 1) return `${describeLive(live, point)}, ${wanted.described}, and no single element of that kind is visible`;
   const moved = relocatedPoint(point, node.box, found[0]!.box);
-  const there = await targetOf(page, action, moved);
-  if (!isKind(there)) return `${describeLive(live, point)}; it moved, and at its new place something covers it`;
+  const there = await targetOf(page, action, moved, { identity: false });
+  if (!ofKind(there)) return `${describeLive(live, point)}; it moved, and at its new place something covers it`;
   const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
   return { target: there, kind: samePlace ? 'cached' : 'relocated', action: withPoint(action, moved) };
 }

@@ -1,7 +1,9 @@
 import type { Page } from 'playwright';
 import type { Action } from '../actions/action.js';
 import type { TypeMode } from '../actions/perform.js';
-import { describeFingerprint } from '../checks/fingerprint.js';
+import { describeFingerprint, sameFingerprint, type Target } from '../checks/fingerprint.js';
+import { sameBox } from '../checks/lookalikes.js';
+import { targetOf } from './evidence.js';
 import type { Box } from '../checks/geometry.js';
 import { shownForms } from '../params/shownForms.js';
 import { paramRegions } from '../checks/paramRegions.js';
@@ -32,6 +34,8 @@ export type CheckPass = {
   typeMode: TypeMode;
   /** The control already holds the recorded end state (a checkbox already checked): nothing to do. */
   alreadyDone: boolean;
+  /** The live element the action lands on, where the step has a target. */
+  target: Target | null;
 };
 
 export type CheckFail = {
@@ -88,8 +92,11 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   const waiting = await waitForShown(env.page, awaited, options.alone ? remaining : Math.min(WAIT_SLICE_MS, remaining));
   // A value that moved past the recorded one will not come back: no use waiting for it.
   if (waiting) return fail(waiting.reason, waiting.passed ? { permanent: true } : { awaiting: true });
-  // A long wait may have let the target change meanwhile (a popup over it): look again, without waiting.
-  return Date.now() - waitStarted > WAIT_SLICE_MS ? checkTarget(env, node, bound, Date.now(), fail) : checked;
+  // A long wait may have let the target change meanwhile (a popup over it): look at the point again,
+  // quickly (no crop: the moment the condition holds is the moment to act).
+  if (Date.now() - waitStarted <= WAIT_SLICE_MS || !checked.target) return checked;
+  const still = await targetOf(env.page, checked.action);
+  return still && sameFingerprint(still.fingerprint, checked.target.fingerprint) && sameBox(still.box, checked.target.box) ? checked : fail('the target changed while waiting for what the recording waited for');
 }
 
 /** How long one check waits in the page for a wait's condition while other candidates wait to be polled. */
@@ -107,16 +114,16 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
 
   if (bound.type === 'tool') {
     const problem = await toolPreCheck(env.tools, env.page, env.params, node, bound);
-    return problem ? fail(problem) : { ok: true, node, kind: 'cached', action: bound, typeMode: 'keys', alreadyDone: false };
+    return problem ? fail(problem) : { ok: true, node, kind: 'cached', action: bound, typeMode: 'keys', alreadyDone: false, target: null };
   }
 
   const typeMode: TypeMode = node.state.typeMode ?? 'keys';
-  if (!node.fingerprint) return { ok: true, node, kind: 'cached', action: bound, typeMode, alreadyDone: false };
+  if (!node.fingerprint) return { ok: true, node, kind: 'cached', action: bound, typeMode, alreadyDone: false, target: null };
 
   // A secret the recorded name showed is stored as {{name}}: the name is compared as this run's values render it.
   const recordedNow = recordedName(node.fingerprint, env.params);
   const expectedName = node.state.nameTemplate ? renderTemplate(node.state.nameTemplate, env.params) : recordedNow;
-  const located = await locateTarget(env.page, node, bound, expectedName, env.params);
+  const located = await locateTarget(env.page, node, bound, expectedName, env.params, env.deadline);
   if (typeof located === 'string') return fail(located);
   const { target, kind, action } = located;
   if (target.disabled && !node.state.disabled) return fail(`the target ${describeFingerprint(target.fingerprint)} is disabled`);
@@ -136,7 +143,7 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
   }
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
   const liveTypeMode = typeMode === 'replace' && !target.hasText ? 'keys' : typeMode;
-  return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone };
+  return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target };
 }
 
 /** Renders the node's templates with this run's values; a string is the reason it cannot be. */

@@ -91,6 +91,8 @@ export class RunLoop {
   private lastSeen: { screenshot: Buffer; viewport: Observation['viewport'] } | undefined;
   /** Actions the agent gave with a prompt's answer, done after the step that opened the prompt. */
   private afterPrompt: ActionInput[] = [];
+  /** An agent call is under way: a prompt the page raises meanwhile (a timer's) is not put to a second, concurrent call. */
+  private asking = false;
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
@@ -282,7 +284,10 @@ export class RunLoop {
     const tool = checked.action.type === 'tool' ? this.toolNamed(checked.action.name) : undefined;
     if (tool && checked.action.type === 'tool') this.noteToolResult(await context.bounded(callTool(page, tool, checked.action.args, params), `calling tool "${tool.name}"`));
     // A recorded wait is never replayed as time: its checks waited for what the page had to show.
-    else if (!checked.alreadyDone && checked.action.type !== 'wait') await performAction(page, checked.action, checked.typeMode, context);
+    else if (!checked.alreadyDone && checked.action.type !== 'wait') {
+      this.waits.acting();
+      await performAction(page, checked.action, checked.typeMode, context);
+    }
     await settle(page, before, context);
     if (checked.action.type !== 'wait') this.waits.acted();
     // After the page settled: a failure is not this step's error, the next step diverges with it.
@@ -345,6 +350,7 @@ export class RunLoop {
   /** One agent call, bounded by the run's deadline and abort signal; its cost is counted even when it fails. */
   private async askAgent(agent: Agent, observation: Parameters<Agent['next']>[0]): Promise<AgentAnswer> {
     this.ledger.agentCalls++;
+    this.asking = true;
     try {
       const answer = await this.input.context.bounded(agent.next(observation), 'waiting for the agent');
       this.ledger.addUsage(answer.usage);
@@ -353,6 +359,8 @@ export class RunLoop {
       // A failed call still cost something: an agent may put its usage on the error.
       this.ledger.addUsage((error as { usage?: AgentUsage } | undefined)?.usage);
       throw error;
+    } finally {
+      this.asking = false;
     }
   }
 
@@ -368,6 +376,7 @@ export class RunLoop {
     const stepInput = { intent, params, taskId: identity.key, valueSalt: identity.valueSalt, parentId: parent.kind === 'root' ? null : parent.id, deadline: context };
     // What the page did since the last step acted is what this step waited for (a wait waits on).
     const waitedFor = action.type === 'wait' ? undefined : await this.waits.capture(page, params, actionPoint(action));
+    if (action.type !== 'wait') this.waits.acting();
     let step: AgentStep;
     if (action.type === 'tool') {
       const recorded = await context.bounded(recordToolStep(page, action, this.toolNamed(action.name), stepInput), `calling tool "${action.name}"`);
@@ -385,7 +394,8 @@ export class RunLoop {
     if (!existing) this.view.add(step.node);
     if (action.type === 'wait') this.waits.waited(node, !existing);
     else {
-      this.waits.attach(waitedFor, existing ? undefined : node);
+      // A stored step the agent repeated keeps its state: the condition then goes nowhere.
+      if (!existing) this.waits.attach(waitedFor, node);
       this.waits.acted();
     }
     context.log(`agent ${describeAction(step.node.action)}${intent ? ` - ${intent}` : ''}`);
@@ -401,6 +411,10 @@ export class RunLoop {
   private async answerPrompt(dialog: NativeDialog): Promise<DialogAnswer> {
     const { agent, context, limits, page, params, task, tools } = this.input;
     if (!agent) return { accept: true };
+    if (this.asking) {
+      context.log(`a prompt "${redactSecrets(dialog.message, params).slice(0, 80)}" came while the agent was thinking: cancelled`);
+      return { accept: false };
+    }
     if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent (a prompt asked "${redactSecrets(dialog.message, params).slice(0, 80)}")`);
     const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context, dialog, ...(this.lastSeen ? { seen: this.lastSeen } : {}) });
     const answer = await this.askAgent(agent, observation);

@@ -1,14 +1,14 @@
 import type { Page } from 'playwright';
 import type { Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
-import { IDENTITY_FACETS, sameIdentity, type Identity, type IdentityFacet } from '../checks/identity.js';
+import { FACET_LIMIT, facetReading, hasFacets, IDENTITY_FACETS, sameIdentity, type Identity, type IdentityFacet } from '../checks/identity.js';
 import { lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
 import { lookAlike } from '../checks/visual.js';
 import { messageOf } from '../errors/messageOf.js';
-import { fold } from '../params/fold.js';
 import type { BoundParams } from '../params/params.js';
-import { secretNames } from '../params/secret.js';
+import { redactSecrets, secretNames } from '../params/secret.js';
 import { hideSecrets, renderTemplate, templateNames } from '../params/template.js';
+import type { Deadline } from '../progress/deadline.js';
 import type { NodeState } from './trajectoryNode.js';
 
 /**
@@ -33,25 +33,33 @@ export function needsIdentity(action: Action): boolean {
 }
 
 /** Which facets are asked first when telling a target from its look-alikes. */
-const IDENTITY_PRIORITY: readonly IdentityFacet[] = ['testId', 'rowHeader', 'columnHeader', 'labelBefore', 'group', 'placeholder', 'describedBy', 'id', 'nameAttr'];
+const IDENTITY_PRIORITY: readonly IdentityFacet[] = ['testId', 'rowHeader', 'columnHeader', 'labelBefore', 'item', 'group', 'placeholder', 'describedBy', 'id', 'nameAttr'];
 
 /** Facets a person reads, which may show a parameter's value (the row of the customer being edited). */
-const READABLE_FACETS = new Set<IdentityFacet>(['rowHeader', 'columnHeader', 'labelBefore', 'group', 'describedBy', 'placeholder']);
+const READABLE_FACETS = new Set<IdentityFacet>(['rowHeader', 'columnHeader', 'labelBefore', 'item', 'group', 'describedBy', 'placeholder']);
+
+type RecordedIdentity = Pick<NodeState, 'matches' | 'identity' | 'position' | 'roleFromAncestor' | 'ownText' | 'ambiguous'>;
 
 /**
  * What a recorded target needs besides its fingerprint: how many elements share its kind, and
  * when that is not exactly one, what told it apart (templated) and, if even that is shared, its
  * position among those that share it. Measured on the page as the agent acted.
  */
-export async function recordIdentity(page: Page, target: Target, action: Action, params: BoundParams): Promise<Pick<NodeState, 'matches' | 'identity' | 'position' | 'roleFromAncestor' | 'ambiguous'>> {
-  const found = await lookalikes(page, target.fingerprint, { byRole: target.roleOwn });
-  const recorded: Pick<NodeState, 'matches' | 'identity' | 'position' | 'roleFromAncestor' | 'ambiguous'> = { matches: found ? found.length : null };
-  if (!target.roleOwn) recorded.roleFromAncestor = true;
+export async function recordIdentity(page: Page, target: Target, action: Action, params: BoundParams, deadline: Deadline): Promise<RecordedIdentity> {
+  const found = await lookalikes(page, target.fingerprint, { byRole: target.roleOwn, text: target.ownText, deadline });
+  const recorded: RecordedIdentity = { matches: found ? found.length : null };
+  if (!target.roleOwn) {
+    recorded.roleFromAncestor = true;
+    // Its own words are its name: what its look-alikes are counted by on replay.
+    recorded.ownText = storedFacet(target.ownText, params).text;
+  }
   if (!needsIdentity(action) || found?.length === 1) return recorded;
   const telling = tellingFacets(target.identity, found ?? []);
-  const templated = templatedIdentity(telling, params);
-  recorded.identity = templated.identity;
-  if (templated.ambiguous.length > 0) recorded.ambiguous = templated.ambiguous;
+  if (hasFacets(telling)) {
+    const templated = templatedIdentity(telling, params);
+    recorded.identity = templated.identity;
+    if (templated.ambiguous.length > 0) recorded.ambiguous = templated.ambiguous;
+  }
   const same = (found ?? []).filter((other) => sameIdentity(other.identity, telling));
   const index = same.findIndex((other) => sameBox(other.box, target.box));
   if (same.length > 1 && index >= 0 && (await looksUnlikeTheOthers(page, target, same))) recorded.position = { index, of: same.length };
@@ -104,9 +112,20 @@ function tellingFacets(identity: Identity, found: readonly Lookalike[]): Identit
 }
 
 /**
- * An identity as stored: secrets as `{{name}}` wherever they stand, and a facet a person reads that
- * is a parameter's whole value (case and punctuation aside) as its template, so the next run looks
- * for the row of its own value.
+ * Whether a facet's text can stand for a parameter's value: the same reading, and long enough to
+ * be a name rather than a coincidence (a row numbered "2" is not the {{copies}} of the run): three
+ * characters with a letter, or a number of four digits or more (an order id).
+ */
+function standsFor(facetText: string, value: string): boolean {
+  const reading = facetReading(facetText);
+  if (reading !== facetReading(value)) return false;
+  return (reading.length >= 3 && /\p{L}/u.test(reading)) || /^\d{4,}$/.test(reading.replace(/[\s.,-]/g, ''));
+}
+
+/**
+ * An identity as stored: secrets as `{{name}}` wherever they stand (even cut short at the facet
+ * limit), and a facet a person reads that is a parameter's whole value as its template, so the
+ * next run looks for the row of its own value.
  */
 function templatedIdentity(identity: Identity, params: BoundParams): { identity: Identity; ambiguous: string[][] } {
   const secrets = secretNames(params);
@@ -115,26 +134,58 @@ function templatedIdentity(identity: Identity, params: BoundParams): { identity:
   for (const facet of IDENTITY_FACETS) {
     const value = identity[facet];
     if (value === undefined) continue;
-    const names = READABLE_FACETS.has(facet) && fold(value) !== '' ? Object.keys(params).filter((name) => !secrets.has(name) && fold(params[name]!) === fold(value)) : [];
+    const names = READABLE_FACETS.has(facet) ? Object.keys(params).filter((name) => !secrets.has(name) && standsFor(value, params[name]!)) : [];
     if (names.length > 1) ambiguous.push(names);
-    stored[facet] = names.length > 0 ? `{{${names[0]}}}` : hideSecrets(value, params).template;
+    stored[facet] = names.length > 0 ? `{{${names[0]}}}` : storedFacet(value, params).text;
   }
   return { identity: stored, ambiguous };
 }
 
-/** The recorded identity with this run's values; a string is why it cannot be rendered. */
+/**
+ * A facet's text as stored or shown: secret values as `{{name}}`, and a facet cut at FACET_LIMIT
+ * that may end in the first characters of a secret has those replaced too.
+ */
+export function storedFacet(text: string, params: BoundParams): { text: string } {
+  let hidden = hideSecrets(text, params).template;
+  if (text.length < FACET_LIMIT) return { text: hidden };
+  for (const name of secretNames(params)) {
+    const value = params[name] ?? '';
+    for (let length = value.length - 1; length > 0; length--) {
+      if (!hidden.endsWith(value.slice(0, length))) continue;
+      hidden = `${hidden.slice(0, -length)}{{${name}}}`;
+      break;
+    }
+  }
+  return { text: hidden };
+}
+
+/** A live facet as a message may show it: no secret, whole or cut short. */
+export function shownFacet(text: string, params: BoundParams): string {
+  return redactSecrets(storedFacet(text, params).text, params);
+}
+
+/** The recorded identity with this run's values, cut as the page's facets are; a string is why it cannot be rendered. */
 export function expectedIdentity(identity: Identity, params: BoundParams): Identity | string {
   const rendered: Identity = {};
   for (const facet of IDENTITY_FACETS) {
     const value = identity[facet];
     if (value === undefined) continue;
     try {
-      rendered[facet] = renderTemplate(value, params);
+      rendered[facet] = renderTemplate(value, params).replace(/\s+/g, ' ').trim().slice(0, FACET_LIMIT);
     } catch (error) {
       return messageOf(error);
     }
   }
   return rendered;
+}
+
+/** A stored own text with this run's values, cut as the page's is. */
+export function expectedOwnText(ownText: string, params: BoundParams): string | undefined {
+  try {
+    return renderTemplate(ownText, params).replace(/\s+/g, ' ').trim().slice(0, FACET_LIMIT);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parameters an identity's templates name: the step puts them to use (it picks the row of their value). */

@@ -77,8 +77,10 @@ export const stateSchema = z
      */
     identity: identitySchema.optional(),
     position: z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() }).optional(),
-    /** The target's role and name are an ancestor's (a bare icon): its look-alikes are found by tag. */
+    /** The target's role and name are an ancestor's (a bare icon, a clickable div): its look-alikes are found by tag and own words. */
     roleFromAncestor: z.boolean().optional(),
+    /** Such a target's own words (templated), what it is known by. */
+    ownText: z.string().optional(),
     /** Parameter names whose values were equal when recorded, so the text could stand for any of them. */
     ambiguous: z.array(z.array(z.string())).optional(),
     /** A semantic target: the accessible name came from a parameter (`{{plan}}`), resolved by its new value. */

@@ -10,13 +10,22 @@ export type WaitFor = NonNullable<NodeState['waitFor']>;
 /**
  * While recording: the stretch of time since the last step that acted settled. What changed on
  * the page in it (the agent waited, or time passed while it thought) is what the next step
- * waited for, and is stored as a condition: on the last `wait` of a run of waits (so a replay
- * waits for the state the waits ended on, not for each state in between), else on the step itself.
+ * waited for, and is stored as a condition on that step, as the page was when it acted: a replay
+ * checks it last and acts the moment it holds (a Stop clicked at the value it was clicked at, not
+ * a check later). The waits in between replay as nothing. A run that ends waiting keeps it on its
+ * last wait.
  */
 export class WaitWindow {
   private start = Date.now();
+  /** When the step that acted last began (the run's start before any): what changed before it is the page's own. */
+  private trigger = this.start;
   /** A new `wait` node that ended a run of waits, while nothing has acted since. */
   private lastWait: TrajectoryNode | undefined;
+
+  /** A step is about to act. */
+  acting(): void {
+    this.trigger = Date.now();
+  }
 
   /** A step that acted is done: a new stretch starts now. */
   acted(): void {
@@ -31,14 +40,14 @@ export class WaitWindow {
 
   /** What changed since the stretch began, as it is now, templated; undefined when nothing did. */
   async capture(page: Page, params: BoundParams, near: { x: number; y: number } | undefined): Promise<WaitFor | undefined> {
-    const regions = await changedSince(page, this.start, near);
+    const regions = await changedSince(page, this.start, this.trigger, near);
     if (regions.length === 0) return undefined;
     return { waitedMs: Date.now() - this.start, regions: regions.map((region) => templatedRegion(region, params)) };
   }
 
-  /** Stores a condition: on the wait that ended a run of waits, else on `step` (the step about to act). */
+  /** Stores a condition on `step` (the step about to act), or with no step (the run ended), on the last wait. */
   attach(waitFor: WaitFor | undefined, step: TrajectoryNode | undefined): void {
-    const holder = this.lastWait ?? step;
+    const holder = step ?? this.lastWait;
     if (waitFor && holder) holder.state.waitFor = waitFor;
   }
 

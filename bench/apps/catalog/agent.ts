@@ -33,9 +33,11 @@ const ROW_PARAMS: readonly { param: 'title' | 'author' | 'genre'; headers: reado
 const SAVE_ICON = ICON_MARKUP.save.replace(/\s+/g, ' ').trim();
 
 const WAIT_MS = 200;
+/** Close to the value it stops at, it looks again sooner, as anyone watching a bar would. */
+const CLOSE_WAIT_MS = 50;
 
-function wait(intent: string): AgentAnswer {
-  return { actions: [{ type: 'wait', ms: WAIT_MS }], intent };
+function wait(intent: string, ms = WAIT_MS): AgentAnswer {
+  return { actions: [{ type: 'wait', ms }], intent };
 }
 
 function fill(field: TextField, wanted: string, viewport: Viewport, name: string): AgentAnswer | null {
@@ -93,7 +95,8 @@ function indexing(snap: CatalogSnapshot, params: Record<string, string>): AgentA
   if (start) return start;
   const stop = button(snap, 'Stop');
   if (stop && !stop.disabled) {
-    if ((snap.progress ?? 0) < STOP_AT_LEAST) return wait(`Wait for the indexing to reach ${STOP_AT_LEAST}%`);
+    const progress = snap.progress ?? 0;
+    if (progress < STOP_AT_LEAST) return wait(`Wait for the indexing to reach ${STOP_AT_LEAST}%`, progress >= STOP_AT_LEAST - 10 ? CLOSE_WAIT_MS : WAIT_MS);
     return clickButton(snap, 'Stop') ?? wait('Wait for "Stop" to show');
   }
   // Stopped (or run to the end): a value outside the window is not the agent's to undo; it

@@ -11,7 +11,7 @@ import { BUTTON, errorBox, heading, layout, steps, type P } from './layout.js';
 export type IndexView = {
   bookId: number;
   title: string;
-  /** Milliseconds per 1% (20 to 60, per load). */
+  /** Milliseconds per 1% (40 to 60, per load). */
   tickMs: number;
   /** progressJumps: the sizes of the successive jumps (3 to 9 %); null: 1% per tick. */
   jumps: readonly number[] | null;

@@ -33,7 +33,7 @@ const DEFAULT_SEED = 0x11b4a7;
 /** The ranges the loads draw from. */
 const SLOW_MS = [600, 1500] as const;
 const ISBN_OFFSETS_PX = 21;
-const TICK_MS = [20, 60] as const;
+const TICK_MS = [40, 60] as const;
 const JUMP_PERCENT = [3, 9] as const;
 const LABEL_DELAY_MS = [1000, 2000] as const;
 /** Enough jumps of at least 3% to pass 100%. */

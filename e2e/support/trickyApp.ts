@@ -1,0 +1,177 @@
+/**
+ * Pages built to make a cached step act on the wrong element, from a review of the identity rules:
+ * rows told apart only by punctuation, a row number that equals a parameter's value, counter ids
+ * that shift, list items whose words follow the button, row checkboxes at half pixels, a target
+ * that was the only one of its kind, a thousand clickable divs, a countdown, grouped numbers.
+ * Each page has an in-page oracle (window.__plan), as in corpusApp.ts; the server keeps what was done.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { formFields, listenLocal, readBody, redirect, requestTarget, sendHtml } from '../../src/demo/app/http.js';
+
+export type TrickyApp = {
+  url(path: string): string;
+  /** What the next load of each page shows: set between runs. */
+  set(state: Partial<TrickyState>): void;
+  readonly done: { page: string; fields: Record<string, string> }[];
+  close(): Promise<void>;
+};
+
+export type TrickyState = {
+  /** /users: the e-mail in the first row. */
+  firstUser: string;
+  /** /survey: a conditional question shown above the others (it shifts every counter id). */
+  extraQuestion: boolean;
+  /** /issues: the order of the issue titles. */
+  issues: string[];
+  /** /approvals: the pending requests, top first. */
+  pending: string[];
+  /** /pick: the order of the names in the half-pixel rows. */
+  names: string[];
+};
+
+const ORACLE = `<script>
+window.__o = {
+  at: function (el, intent) { var r = el.getBoundingClientRect(); return { actions: [{ type: 'click', x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) }], intent: intent }; },
+  wait: function (ms, intent) { return { actions: [{ type: 'wait', ms: ms }], intent: intent }; },
+  done: function () { return { done: true, answer: 'Done' }; }
+};
+</script>`;
+
+function page(title: string, body: string, plan: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
+<style>body { font: 14px Arial, sans-serif; margin: 16px; } td, th { border: 1px solid #aaa; padding: 3px 8px; } table { border-collapse: collapse; }</style></head>
+<body><h1>${title}</h1>${body}${ORACLE}<script>window.__plan = function (params) { var o = window.__o; ${plan} };</script></body></html>`;
+}
+
+const post = (path: string, fields: Record<string, string>, label: string, attrs = '') =>
+  `<form method="post" action="${path}" style="display:inline">${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${v}">`).join('')}<button type="submit" ${attrs}>${label}</button></form>`;
+
+function usersPage(state: TrickyState): string {
+  const users = [state.firstUser, 'mary.jones@acme.com', 'li.wei@acme.com'];
+  const rows = users.map((user) => `<tr><td>${user}</td><td>${post('/users', { user }, 'Delete')}</td></tr>`).join('');
+  return page('Users', `<table><tr><th>E-mail</th><th></th></tr>${rows}</table>`, `return o.at(Array.prototype.find.call(document.querySelectorAll('tr'), function (tr) { return tr.cells[0].textContent === 'john.smith@acme.com'; }).querySelector('button'), 'Delete john.smith');`);
+}
+
+function documentsPage(): string {
+  const rows = [1, 2, 3, 4, 5].map((n) => `<tr><td>${n}</td><td>Invoice batch ${String.fromCharCode(64 + n)}</td><td><button type="button" onclick="document.getElementById('doc').value='${n}'">Select</button></td></tr>`).join('');
+  return page(
+    'Documents',
+    `<table><tr><th>#</th><th>Name</th><th></th></tr>${rows}</table><form method="post" action="/documents"><input type="hidden" name="doc" id="doc"><label>Copies <input name="copies" id="copies"></label> <button type="submit">Print</button></form>`,
+    `if (!document.getElementById('doc').value) return o.at(document.querySelectorAll('tr')[2].querySelector('button'), 'Select document 2');
+     var copies = document.getElementById('copies');
+     if (copies.value !== params.copies) { var a = o.at(copies, 'Copies'); a.actions.push({ type: 'type', text: params.copies }); return a; }
+     return o.at(document.querySelector('button[type=submit]'), 'Print');`,
+  );
+}
+
+function surveyPage(state: TrickyState): string {
+  const questions = [...(state.extraQuestion ? ['Have you travelled abroad this year?'] : []), 'Do you smoke?', 'Do you drink alcohol?'];
+  let counter = 0;
+  const groups = questions
+    .map((question, q) => {
+      const options = ['Yes', 'No'].map((answer) => `<label><input type="radio" id="mat-radio-${++counter}-input" name="q${q}" value="${question}=${answer.toLowerCase()}"> ${answer}</label>`).join(' ');
+      return `<div class="question"><p>${question}</p>${options}</div>`;
+    })
+    .join('');
+  return page(
+    'Health survey',
+    `<form method="post" action="/survey">${groups}<button type="submit">Send</button></form>`,
+    `var want = { 'Do you smoke?': 'No', 'Do you drink alcohol?': 'No', 'Have you travelled abroad this year?': 'No' };
+     var blocks = document.querySelectorAll('.question');
+     for (var i = 0; i < blocks.length; i++) {
+       var q = blocks[i].querySelector('p').textContent, radios = blocks[i].querySelectorAll('input');
+       var target = Array.prototype.find.call(radios, function (r) { return r.parentElement.textContent.trim() === want[q]; });
+       if (!target.checked) return o.at(target, 'Answer ' + q);
+     }
+     return o.at(document.querySelector('button'), 'Send');`,
+  );
+}
+
+function issuesPage(state: TrickyState): string {
+  const items = state.issues.map((title) => `<li>${post('/issues', { issue: title }, 'Assign to me')} <span>${title}</span></li>`).join('');
+  return page('Open issues', `<ul>${items}</ul>`, `return o.at(Array.prototype.find.call(document.querySelectorAll('li'), function (li) { return li.querySelector('span').textContent === params.issue; }).querySelector('button'), 'Assign ' + params.issue);`);
+}
+
+function approvalsPage(state: TrickyState): string {
+  const rows = state.pending.map((who) => `<tr><td>${who}</td><td>${post('/approvals', { who }, 'Approve')}</td></tr>`).join('');
+  return page('Pending requests', `<table>${rows}</table>`, `return o.at(document.querySelector('button'), 'Approve the pending request');`);
+}
+
+function pickPage(state: TrickyState): string {
+  // 15px text at 1.5 line height: rows 22.5 px high, so every other checkbox sits on a half pixel.
+  const rows = state.names.map((name) => `<tr style="line-height: 1.5; font-size: 15px"><td style="padding: 0 4px"><input type="checkbox" name="pick" value="${name}"></td><td style="padding: 0 4px">${name}</td></tr>`).join('');
+  return page(
+    'Remove members',
+    `<form method="post" action="/pick"><table>${rows}</table><button type="submit">Remove selected</button></form>`,
+    `var box = Array.prototype.find.call(document.querySelectorAll('input[type=checkbox]'), function (b) { return b.value === 'Cy Diaz'; });
+     if (!box.checked) return o.at(box, 'Tick Cy Diaz');
+     return o.at(document.querySelector('button'), 'Remove selected');`,
+  );
+}
+
+function divsPage(): string {
+  // A React-like page: hundreds of plain divs, and the control the task uses is one of them.
+  const filler = Array.from({ length: 400 }, (_, i) => `<div class="cell" style="display:inline-block;width:24px;height:12px;margin:1px;background:#eef">${i % 10}</div>`).join('');
+  return page(
+    'Board',
+    `<div id="grid">${filler}</div><div id="open" class="btn" style="display:inline-block;padding:4px 12px;background:#36c;color:#fff;cursor:pointer" onclick="document.getElementById('f').submit()">Open</div><form id="f" method="post" action="/divs"><input type="hidden" name="opened" value="yes"></form>`,
+    `return o.at(document.getElementById('open'), 'Open');`,
+  );
+}
+
+function countdownPage(): string {
+  return page(
+    'Offer',
+    `<p>Offer ends in <span id="timer"></span></p><form method="post" action="/countdown"><label>Code <input name="code" id="code"></label> <button type="submit">Apply</button></form>
+<script>var left = 3600 * 5; function show() { left--; document.getElementById('timer').textContent = Math.floor(left / 3600) + ' h ' + Math.floor(left % 3600 / 60) + ' min ' + (left % 60) + ' s'; } show(); setInterval(show, 250);</script>`,
+    `var code = document.getElementById('code');
+     if (code.value !== params.code) { var a = o.at(code, 'Code'); a.actions.push({ type: 'type', text: params.code }); return a; }
+     return o.at(document.querySelector('button'), 'Apply');`,
+  );
+}
+
+function importPage(): string {
+  return page(
+    'Import',
+    `<button type="button" id="start">Import</button> <span id="status">Idle</span>
+<form method="post" action="/import"><input type="hidden" name="seen" id="seen"><button type="submit" id="done">Done</button></form>
+<script>document.getElementById('start').onclick = function () { var n = 0; var t = setInterval(function () { n += 100; document.getElementById('status').textContent = 'Imported ' + n.toLocaleString('en-US') + ' of 5,000 rows'; document.getElementById('seen').value = String(n); if (n >= 5000) clearInterval(t); }, 40); };</script>`,
+    `var s = document.getElementById('status').textContent;
+     if (s === 'Idle') return o.at(document.getElementById('start'), 'Import');
+     if (s !== 'Imported 5,000 of 5,000 rows') return o.wait(200, 'Wait for the import to finish');
+     return o.at(document.getElementById('done'), 'Done');`,
+  );
+}
+
+export async function startTrickyApp(): Promise<TrickyApp> {
+  const state: TrickyState = { firstUser: 'john.smith@acme.com', extraQuestion: false, issues: ['Crash on export', 'Typo in footer', 'Login fails on Safari'], pending: ['Alice Moreau'], names: ['Al Brown', 'Bo Chen', 'Cy Diaz'] };
+  const done: TrickyApp['done'] = [];
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { method, path } = requestTarget(req);
+    if (method === 'POST') {
+      done.push({ page: path.slice(1), fields: formFields(await readBody(req, 64 * 1024)) });
+      return redirect(res, 303, '/done');
+    }
+    const pages: Record<string, () => string> = {
+      '/users': () => usersPage(state),
+      '/documents': documentsPage,
+      '/survey': () => surveyPage(state),
+      '/issues': () => issuesPage(state),
+      '/approvals': () => approvalsPage(state),
+      '/pick': () => pickPage(state),
+      '/divs': divsPage,
+      '/countdown': countdownPage,
+      '/import': importPage,
+      '/done': () => page('Done', '<p>Done.</p>', 'return o.done();'),
+    };
+    const render = pages[path];
+    return sendHtml(res, render ? 200 : 404, render ? render() : page('Not found', '', 'return o.done();'));
+  }
+  const server = await listenLocal(handle);
+  return {
+    url: (path) => `${server.origin}${path}`,
+    set: (changed) => Object.assign(state, changed),
+    done,
+    close: server.close,
+  };
+}

@@ -1,0 +1,114 @@
+import { test as base, expect } from '@playwright/test';
+import type { Agent, AgentAnswer, Observation } from '../src/agent/agent.js';
+import type { RunOptions } from '../src/engine/runOptions.js';
+import type { RunResult } from '../src/engine/runResult.js';
+import { Rote } from '../src/rote.js';
+import { oracleAgent } from './support/oracleAgent.js';
+import { startTrickyApp, type TrickyApp } from './support/trickyApp.js';
+
+/**
+ * Pages built to make a cached step act on the wrong element (from a review of the identity rules):
+ * each replay is checked on the server, never by rote's status alone.
+ */
+type Run = (path: string, params?: Record<string, string>, options?: Partial<RunOptions> & { thinkMs?: number }) => Promise<RunResult>;
+const test = base.extend<{ app: TrickyApp; rote: Rote; run: Run }>({
+  app: async ({}, use) => {
+    const app = await startTrickyApp();
+    await use(app);
+    await app.close();
+  },
+  rote: async ({}, use) => {
+    const rote = await Rote.open({ store: ':memory:' });
+    await use(rote);
+    await rote.close();
+  },
+  run: async ({ app, rote, context }, use) => {
+    await use(async (path, params = {}, options = {}) => {
+      const page = await context.newPage();
+      await page.goto(app.url(path));
+      const oracle = oracleAgent(page);
+      const { thinkMs, ...runOptions } = options;
+      // A model takes its time: the page goes on meanwhile.
+      const agent: Agent = thinkMs ? { next: async (observation: Observation): Promise<AgentAnswer> => (await new Promise((r) => setTimeout(r, thinkMs)), oracle.next(observation)) } : oracle;
+      const result = await rote.run(page, { task: `Do ${path}`, params, agent, checkTimeout: 1500, ...runOptions });
+      await page.close();
+      return result;
+    });
+  },
+});
+
+test('a row told from another only by punctuation (john.smith, john_smith) is not the recorded row', async ({ app, run }) => {
+  await run('/users');
+  expect(app.done.at(-1)!.fields.user).toBe('john.smith@acme.com');
+  app.set({ firstUser: 'john_smith@acme.com' });
+  const result = await run('/users', {}, { mode: 'replay-only' });
+  expect(result.status).toBe('diverged');
+  expect(app.done).toHaveLength(1);
+});
+
+test('a row number that happens to equal a parameter is not taken for it: the recorded row is printed with the new copies', async ({ app, run }) => {
+  await run('/documents', { copies: '2' }, { task: 'Print document 2 with {{copies}} copies' });
+  const result = await run('/documents', { copies: '3' }, { task: 'Print document 2 with {{copies}} copies' });
+  expect(result.status, result.error).toBe('replayed');
+  expect(app.done.at(-1)!.fields).toEqual({ doc: '2', copies: '3' });
+});
+
+test('Yes/No radios with counter ids answer their own questions when a question is added above them', async ({ app, run }) => {
+  await run('/survey');
+  app.set({ extraQuestion: true });
+  const result = await run('/survey');
+  // Each recorded answer went to its own question (the new one, not required, may stay unanswered).
+  const answers = Object.values(app.done.at(-1)!.fields).filter((answer) => !answer.startsWith('Have you'));
+  expect(answers.sort()).toEqual(['Do you drink alcohol?=no', 'Do you smoke?=no']);
+  expect(result.status).not.toBe('failed');
+});
+
+test('a list item whose words follow its button is found by them after a re-sort', async ({ app, run }) => {
+  await run('/issues', { issue: 'Typo in footer' }, { task: 'Assign {{issue}} to me' });
+  app.set({ issues: ['Login fails on Safari', 'Typo in footer', 'Crash on export'] });
+  const result = await run('/issues', { issue: 'Typo in footer' }, { task: 'Assign {{issue}} to me' });
+  expect(app.done.at(-1)!.fields.issue).toBe('Typo in footer');
+  expect(result.status, result.error).toBe('replayed');
+  // The item of this run's issue, by its words.
+  const other = await run('/issues', { issue: 'Crash on export' }, { task: 'Assign {{issue}} to me' });
+  expect(app.done.at(-1)!.fields.issue).toBe('Crash on export');
+  expect(other.status, other.error).toBe('replayed');
+});
+
+test('the only Approve button when recorded is not replayed when another request now stands on top', async ({ app, run }) => {
+  await run('/approvals');
+  app.set({ pending: ['Bob Stone', 'Alice Moreau'] });
+  const result = await run('/approvals', {}, { mode: 'replay-only' });
+  expect(result.status).toBe('diverged');
+  expect(result.divergences[0]!.reason).toContain('the only one of its kind when recorded');
+  expect(app.done).toHaveLength(1);
+});
+
+test('row checkboxes at half pixels are told apart by the name beside them, not by position', async ({ app, run }) => {
+  await run('/pick');
+  app.set({ names: ['Cy Diaz', 'Al Brown', 'Bo Chen'] });
+  const result = await run('/pick');
+  expect(app.done.at(-1)!.fields.pick).toBe('Cy Diaz');
+  expect(result.status, result.error).toBe('replayed');
+});
+
+test('a clickable div among hundreds of divs is known by its own words and replayed', async ({ app, run }) => {
+  await run('/divs');
+  const result = await run('/divs');
+  expect(result.status, result.error).toBe('replayed');
+  expect(app.done).toHaveLength(2);
+});
+
+test('a countdown that ticked while the agent thought is not a condition of the replay', async ({ app, run }) => {
+  await run('/countdown', { code: 'SAVE10' }, { thinkMs: 1300 });
+  const result = await run('/countdown', { code: 'SPRING5' });
+  expect(result.status, JSON.stringify(result.divergences.map((d) => d.reason))).toBe('replayed');
+  expect(app.done.at(-1)!.fields.code).toBe('SPRING5');
+});
+
+test('a grouped number ("Imported 800 of 5,000 rows") is read whole: the replay waits for the import instead of giving up', async ({ app, run }) => {
+  await run('/import');
+  const result = await run('/import');
+  expect(result.status, JSON.stringify(result.divergences.map((d) => d.reason))).toBe('replayed');
+  expect(app.done.at(-1)!.fields.seen).toBe('5000');
+});
