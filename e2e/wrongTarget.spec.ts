@@ -75,6 +75,25 @@ test('a list item whose words follow its button is found by them after a re-sort
   expect(other.status, other.error).toBe('replayed');
 });
 
+test('identical Like buttons: the post is known by its title, not by a comment count another post may share next time', async ({ app, run }) => {
+  await run('/posts', { title: 'A week in Lisbon' }, { task: 'Like {{title}}' });
+  // Another load: shuffled, and another post now has the 23 comments the recorded one had.
+  app.set({ posts: [{ title: 'The best bread recipe', comments: 23 }, { title: 'Notes on remote work', comments: 9 }, { title: 'A week in Lisbon', comments: 25 }] });
+  const result = await run('/posts', { title: 'A week in Lisbon' }, { task: 'Like {{title}}' });
+  expect(app.done.at(-1)!.fields).toEqual({ title: 'A week in Lisbon', verb: 'Like' });
+  expect(result.status, result.error).toBe('replayed');
+  const other = await run('/posts', { title: 'Notes on remote work' }, { task: 'Like {{title}}' });
+  expect(app.done.at(-1)!.fields).toEqual({ title: 'Notes on remote work', verb: 'Like' });
+  expect(other.status, other.error).toBe('replayed');
+});
+
+test('two forms with a Save each: the section heading tells the shipping Save from the billing one', async ({ app, run }) => {
+  await run('/addresses', { city: 'Porto' }, { task: 'Set the shipping city to {{city}}' });
+  const result = await run('/addresses', { city: 'Braga' }, { task: 'Set the shipping city to {{city}}' });
+  expect(app.done.at(-1)!.fields).toEqual({ kind: 'Shipping', street: '', city: 'Braga' });
+  expect(result.status, result.error).toBe('replayed');
+});
+
 test('the only Approve button when recorded is not replayed when another request now stands on top', async ({ app, run }) => {
   await run('/approvals');
   app.set({ pending: ['Bob Stone', 'Alice Moreau'] });

@@ -27,6 +27,8 @@ export type TrickyState = {
   pending: string[];
   /** /pick: the order of the names in the half-pixel rows. */
   names: string[];
+  /** /posts: the posts, top first, with their comment counts (a count two posts share on another load). */
+  posts: { title: string; comments: number }[];
 };
 
 const ORACLE = `<script>
@@ -109,6 +111,26 @@ function pickPage(state: TrickyState): string {
   );
 }
 
+function postsPage(state: TrickyState): string {
+  const articles = state.posts
+    .map((post) => `<article style="border-bottom:1px solid #ccc;padding:6px 0"><h3 style="margin:0">${post.title}</h3><p style="margin:2px 0;color:#666">Posted by a member · ${post.comments} comments</p>${post.title === '' ? '' : post_(post.title, 'Like')} ${post_(post.title, 'Share')}</article>`)
+    .join('');
+  return page('Community', articles, `return o.at(Array.prototype.find.call(document.querySelectorAll('article'), function (a) { return a.querySelector('h3').textContent === params.title; }).querySelector('button'), 'Like ' + params.title);`);
+}
+const post_ = (title: string, verb: string) => post(`/posts`, { title, verb }, verb);
+
+function addressesPage(): string {
+  const form = (kind: string) => `<h4>${kind} address</h4><form method="post" action="/addresses"><input type="hidden" name="kind" value="${kind}"><div>Street <input name="street"></div><div>City <input name="city"></div><button type="submit">Save</button></form>`;
+  return page(
+    'Addresses',
+    `${form('Billing')}${form('Shipping')}`,
+    `var forms = document.querySelectorAll('form'), shipping = forms[1];
+     var city = shipping.querySelector('[name=city]');
+     if (city.value !== params.city) { var a = o.at(city, 'Shipping city'); a.actions.push({ type: 'type', text: params.city }); return a; }
+     return o.at(shipping.querySelector('button'), 'Save the shipping address');`,
+  );
+}
+
 function divsPage(): string {
   // A React-like page: hundreds of plain divs, and the control the task uses is one of them.
   const filler = Array.from({ length: 400 }, (_, i) => `<div class="cell" style="display:inline-block;width:24px;height:12px;margin:1px;background:#eef">${i % 10}</div>`).join('');
@@ -144,7 +166,18 @@ function importPage(): string {
 }
 
 export async function startTrickyApp(): Promise<TrickyApp> {
-  const state: TrickyState = { firstUser: 'john.smith@acme.com', extraQuestion: false, issues: ['Crash on export', 'Typo in footer', 'Login fails on Safari'], pending: ['Alice Moreau'], names: ['Al Brown', 'Bo Chen', 'Cy Diaz'] };
+  const state: TrickyState = {
+    firstUser: 'john.smith@acme.com',
+    extraQuestion: false,
+    issues: ['Crash on export', 'Typo in footer', 'Login fails on Safari'],
+    pending: ['Alice Moreau'],
+    names: ['Al Brown', 'Bo Chen', 'Cy Diaz'],
+    posts: [
+      { title: 'The best bread recipe', comments: 4 },
+      { title: 'A week in Lisbon', comments: 23 },
+      { title: 'Notes on remote work', comments: 9 },
+    ],
+  };
   const done: TrickyApp['done'] = [];
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { method, path } = requestTarget(req);
@@ -160,6 +193,8 @@ export async function startTrickyApp(): Promise<TrickyApp> {
       '/approvals': () => approvalsPage(state),
       '/pick': () => pickPage(state),
       '/divs': divsPage,
+      '/posts': () => postsPage(state),
+      '/addresses': addressesPage,
       '/countdown': countdownPage,
       '/import': importPage,
       '/done': () => page('Done', '<p>Done.</p>', 'return o.done();'),

@@ -25,8 +25,10 @@ export const identitySchema = z
     columnHeader: z.string().optional(),
     /** The nearest text before the target, within its cell or list item, or up to the previous field. */
     labelBefore: z.string().optional(),
-    /** In a list item (li, article, option) with no text before the target: what the item says. */
+    /** In a list item (li, article, option): its headline, the first words no button says (a post's title). */
     item: z.string().optional(),
+    /** The nearest heading before the target: the section it is in ("Shipping address"). */
+    heading: z.string().optional(),
     /** The legend of its fieldset, or the name of its group or radiogroup. */
     group: z.string().optional(),
   })
@@ -36,7 +38,7 @@ export type Identity = z.infer<typeof identitySchema>;
 export type IdentityFacet = keyof Identity;
 
 /** Facets in the order they are named in messages: what a person reads first. */
-export const IDENTITY_FACETS: readonly IdentityFacet[] = ['rowHeader', 'columnHeader', 'labelBefore', 'item', 'group', 'placeholder', 'describedBy', 'testId', 'id', 'nameAttr'];
+export const IDENTITY_FACETS: readonly IdentityFacet[] = ['rowHeader', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'placeholder', 'describedBy', 'testId', 'id', 'nameAttr'];
 
 export const FACET_LIMIT = 120;
 
@@ -125,14 +127,33 @@ export const IDENTITY_JS = String.raw`
     }
     return '';
   };
-  var itemWords = function (item) {
-    var walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT), words = [];
-    for (var node = walker.nextNode(); node && words.join(' ').length < ${FACET_LIMIT}; node = walker.nextNode()) {
+  // An item's headline: its first words that no button says (a post's title, an issue's summary),
+  // read up to the end of the block they stand in, not its counters and dates further down.
+  var itemHeadline = function (item) {
+    var walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
       var parent = node.parentElement;
       if (!parent || parent.closest('button,select,textarea,[role=button],script,style,template') || !isVisible(parent)) continue;
-      if (node.textContent.trim()) words.push(node.textContent);
+      if (!node.textContent.trim()) continue;
+      var block = parent;
+      while (block !== item && block.parentElement && getComputedStyle(block).display === 'inline') block = block.parentElement;
+      if (block === item || block.querySelector('button,select,textarea,input,[role=button]')) return clean(node.textContent);
+      return textOfElement(block);
     }
-    return clean(words.join(' '));
+    return '';
+  };
+  // The nearest heading before el (a form's "Shipping address"): what a person reads to know which
+  // section. The page's headings are listed once per evaluation and searched by document order.
+  var headings = null;
+  var headingBefore = function (el) {
+    if (!headings) headings = Array.prototype.filter.call(document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]'), isVisible);
+    var low = 0, high = headings.length - 1, found = null;
+    while (low <= high) {
+      var mid = (low + high) >> 1, h = headings[mid];
+      if (h === el || h.contains(el) || (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) { if (!h.contains(el) && h !== el) found = h; low = mid + 1; }
+      else high = mid - 1;
+    }
+    return found ? textOfElement(found) : '';
   };
   var identityOf = function (el) {
     var facets = {};
@@ -172,9 +193,9 @@ export const IDENTITY_JS = String.raw`
     var item = cell ? null : el.closest(ITEM);
     var before = labelBefore(el, cell || item || null);
     if (before) facets.labelBefore = before;
-    // An item whose words come after the control ([Assign to me] Crash on export): what it says,
-    // not what its buttons say.
-    if (item && item !== el && !before) { var said = itemWords(item); if (said) facets.item = said; }
+    if (item && item !== el) { var headline = itemHeadline(item); if (headline) facets.item = headline; }
+    var heading = headingBefore(el);
+    if (heading) facets.heading = heading;
     var fieldset = el.closest('fieldset');
     var legend = fieldset && fieldset.querySelector('legend');
     var group = el.closest('[role=group], [role=radiogroup]');
@@ -211,9 +232,10 @@ export function hasFacets(identity: Identity): boolean {
 const FACET_WORDS: Record<IdentityFacet, string> = {
   rowHeader: 'row',
   columnHeader: 'column',
-  labelBefore: 'after the text',
-  item: 'in the item',
-  group: 'in group',
+  labelBefore: 'text before',
+  item: 'item',
+  heading: 'heading',
+  group: 'group',
   placeholder: 'placeholder',
   describedBy: 'described as',
   testId: 'test id',

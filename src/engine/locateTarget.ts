@@ -87,7 +87,8 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   if (!found) return `${describeLive(live, point)}, ${wanted.described}, and its look-alikes could not be counted`;
   const pick = pickTarget(found, rendered, node.state.position, node.state.matches);
   if (typeof pick === 'string') {
-    const here = live && rendered && isKind(live, recorded, wanted) ? `the element there has ${identityDifference(live.identity, rendered, node.state.identity ?? {}, (text) => shownFacet(text, params)) || 'the recorded identity'}` : describeLive(live, point);
+    const difference = live && rendered && isKind(live, recorded, wanted) ? identityDifference(live.identity, rendered, node.state.identity ?? {}, (text) => shownFacet(text, params)) : '';
+    const here = difference ? `the element there has ${difference}` : describeLive(live, point);
     return `${here}, ${wanted.described}, and ${pick}`;
   }
   if (isRecorded(live) && sameBox(live.box, pick.box)) return stay(live);

@@ -33,10 +33,10 @@ export function needsIdentity(action: Action): boolean {
 }
 
 /** Which facets are asked first when telling a target from its look-alikes. */
-const IDENTITY_PRIORITY: readonly IdentityFacet[] = ['testId', 'rowHeader', 'columnHeader', 'labelBefore', 'item', 'group', 'placeholder', 'describedBy', 'id', 'nameAttr'];
+const IDENTITY_PRIORITY: readonly IdentityFacet[] = ['testId', 'rowHeader', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'placeholder', 'describedBy', 'id', 'nameAttr'];
 
 /** Facets a person reads, which may show a parameter's value (the row of the customer being edited). */
-const READABLE_FACETS = new Set<IdentityFacet>(['rowHeader', 'columnHeader', 'labelBefore', 'item', 'group', 'describedBy', 'placeholder']);
+const READABLE_FACETS = new Set<IdentityFacet>(['rowHeader', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'describedBy', 'placeholder']);
 
 type RecordedIdentity = Pick<NodeState, 'matches' | 'identity' | 'position' | 'roleFromAncestor' | 'ownText' | 'ambiguous'>;
 
@@ -94,12 +94,15 @@ async function looksUnlikeTheOthers(page: Page, target: Target, same: readonly L
  * only where each narrows them further, until one element is left. Fewer facets are fewer that
  * can change for no reason (a price beside a button); the order puts what a page declares and
  * what a person reads before attributes a page may hand out afresh on each load (a field's
- * `name` shuffled with its row is not the field).
+ * `name` shuffled with its row is not the field). Facets with no digits are asked first: a count
+ * ("23 comments") that happens to differ when recorded may be shared by another item next time,
+ * where a title would not.
  */
 function tellingFacets(identity: Identity, found: readonly Lookalike[]): Identity {
   const telling: Identity = {};
   let left = found.length;
-  for (const facet of IDENTITY_PRIORITY) {
+  const order = [...IDENTITY_PRIORITY.filter((facet) => !/\d/.test(identity[facet] ?? '')), ...IDENTITY_PRIORITY.filter((facet) => /\d/.test(identity[facet] ?? ''))];
+  for (const facet of order) {
     const value = identity[facet];
     if (value === undefined) continue;
     const narrower = found.filter((other) => sameIdentity(other.identity, { ...telling, [facet]: value })).length;
