@@ -39,7 +39,7 @@ test('fields known only by their row header go to the right row on every shuffle
   const recorded = await run('/rows', book(0));
   expect(recorded.result.status).toBe('agent');
   let relocated = 0;
-  for (let i = 1; i <= 8; i++) {
+  for (let i = 1; i <= 5; i++) {
     const { result } = await run('/rows', book(i));
     expect(app.submissions.at(-1)!.fields, `run ${i}`).toEqual({ v_title: book(i).title, v_author: book(i).author, v_genre: book(i).genre });
     expect(result.status, result.error).toBe('replayed');
@@ -72,7 +72,7 @@ test('look-alike fields that nothing tells apart are never filled from the cache
   expect(result.status).toBe('diverged');
   expect(result.divergences[0]!.reason).toMatch(/nothing on the page tells which one it is/);
   expect(app.submissions).toHaveLength(submitted);
-  for (let i = 2; i <= 4; i++) {
+  for (let i = 2; i <= 3; i++) {
     const { result: handed } = await run('/nameless', book(i));
     expect(app.submissions.at(-1)!.fields, `run ${i}`).toEqual({ v_title: book(i).title, v_author: book(i).author, v_genre: book(i).genre });
     expect(handed.agentCalls).toBeGreaterThan(0);
@@ -82,7 +82,7 @@ test('look-alike fields that nothing tells apart are never filled from the cache
 test('fields known only by a placeholder or an id, jittering 0-20 px, replay with no agent call', async ({ app, run }) => {
   const values = (i: number) => ({ publisher: `Publisher ${i} House`, isbn: `978-0-${1000 + i}-2`, ref: `REF-${i}X` });
   await run('/known', values(0));
-  for (let i = 1; i <= 6; i++) {
+  for (let i = 1; i <= 4; i++) {
     const { result } = await run('/known', values(i));
     expect(app.submissions.at(-1)!.fields, `run ${i}`).toEqual(values(i));
     expect(result.status, JSON.stringify(result.divergences.map((d) => [d.step, d.intent, d.reason]))).toBe('replayed');
@@ -92,7 +92,7 @@ test('fields known only by a placeholder or an id, jittering 0-20 px, replay wit
 
 test('identical Edit buttons in shuffled rows: the row of this run\'s person is found by its header cell', async ({ app, run }) => {
   await run('/people', { person: PEOPLE[0]!.name }, { task: 'Edit {{person}}' });
-  for (const [i, person] of [PEOPLE[1]!, PEOPLE[2]!, PEOPLE[3]!, PEOPLE[0]!, PEOPLE[2]!].entries()) {
+  for (const [i, person] of [PEOPLE[1]!, PEOPLE[3]!, PEOPLE[0]!].entries()) {
     const { result } = await run('/people', { person: person.name }, { task: 'Edit {{person}}' });
     expect(app.submissions.at(-1)!.fields.person, `run ${i}`).toBe(person.name);
     expect(result.status, result.error).toBe('replayed');
@@ -104,7 +104,7 @@ test('bare icon buttons: replayed where they stand, never a wrong icon when they
   const { result } = await run('/toolbar', {}, { task: 'Save the draft' });
   expect(result.status, result.error).toBe('replayed');
   expect(app.submissions.at(-1)!.fields.action).toBe('save');
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 4; i++) {
     const before = app.submissions.length;
     app.set({ shuffleIcons: true });
     const { result: shuffled } = await run('/toolbar', {}, { task: 'Save the draft', mode: 'replay-only' });

@@ -39,7 +39,7 @@ test('a wait for a progress value replays as that value, on loads of every speed
   expect(recorded.status).toBe('agent');
   const recordedStop = stoppedAt(app);
   expect(recordedStop).toBeGreaterThanOrEqual(60);
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 3; i++) {
     const before = app.submissions.length;
     const result = await run('/progress', { target: '60' });
     expect(result.status, JSON.stringify(result.divergences.map((d) => [d.step, d.intent, d.reason]))).toBe('replayed');
@@ -54,7 +54,7 @@ test('a wait for a progress value replays as that value, on loads of every speed
 test('a value the page never shows is never clicked through: replay-only diverges, auto hands over', async ({ app, run }) => {
   await run('/progress', { target: '60' });
   app.set({ progress: 'jumps' });
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 2; i++) {
     const before = app.submissions.length;
     const result = await run('/progress', { target: '60' }, { mode: 'replay-only' });
     if (result.status === 'replayed') expect(stoppedAt(app)).toBeGreaterThanOrEqual(60);
@@ -64,7 +64,7 @@ test('a value the page never shows is never clicked through: replay-only diverge
       expect(app.submissions).toHaveLength(before);
     }
   }
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 2; i++) {
     // The agent takes over where the value never showed (or the replay stops on it, when a jump lands there).
     const handed = await run('/progress', { target: '60' });
     expect(handed.status === 'replayed' || handed.agentCalls > 0).toBe(true);
@@ -87,7 +87,7 @@ test('a run given 2 s whose next step waits for a state that never comes ends fa
 test('a clock ticking beside the progress is not what the recording waited for', async ({ app, run }) => {
   app.set({ clock: true });
   await run('/progress', { target: '60' });
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 2; i++) {
     const result = await run('/progress', { target: '60' });
     expect(result.status, JSON.stringify(result.divergences.map((d) => [d.step, d.intent, d.reason]))).toBe('replayed');
     expect(stoppedAt(app)).toBeGreaterThanOrEqual(60);
@@ -96,7 +96,7 @@ test('a clock ticking beside the progress is not what the recording waited for',
 
 test('a label that appears late is waited for, and its field filled from the cache', async ({ app, run }) => {
   await run('/late', { notes: 'First note', target: '0' });
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 2; i++) {
     const result = await run('/late', { notes: `Note number ${i}`, target: '0' });
     expect(result.status, JSON.stringify(result.divergences.map((d) => [d.step, d.intent, d.reason]))).toBe('replayed');
     expect(app.submissions.at(-1)!.fields.notes).toBe(`Note number ${i}`);

@@ -68,6 +68,11 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
     described: `expected ${describeFingerprint(fingerprint)}${node.state.identity ? ` with ${describeIdentity(node.state.identity)}` : ''}`,
   };
   const point = actionPoint(action);
+  const oldContext = !rendered && node.state.matches !== 1 && node.state.context != null;
+  // The kind is counted every time (see below): asked together with the target, the two round trips overlap.
+  const counting = needsIdentity(action) && !oldContext
+    ? lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, deadline })
+    : undefined;
   const live = await targetOf(page, action, point, { identity: rendered !== undefined });
   const isRecorded = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted) && (!rendered || sameIdentity(target.identity, rendered));
   // A pick by a parameter's value (the row of this run's customer) is another element by design.
@@ -75,15 +80,15 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const stay = (target: Target): Located => ({ target, kind: 'cached', action });
 
   if (!needsIdentity(action)) return lighterRules(page, node, action, wanted, live, stay, deadline);
-  // Older nodes recorded with only a named container to tell look-alikes apart: that container, at the point.
-  if (!rendered && node.state.matches !== 1 && node.state.context != null) {
-    if (isRecorded(live) && live.context === recordedContext(node.state.context, params)) return stay(live);
+  if (!counting) {
+    // Older nodes recorded with only a named container to tell look-alikes apart: that container, at the point.
+    if (isRecorded(live) && live.context === recordedContext(node.state.context!, params)) return stay(live);
     return `${describeLive(live, point)}, ${wanted.described} in ${node.state.context}`;
   }
 
   // The kind is counted every time: a target that was the only one of its kind when recorded (the
   // one pending request's Approve) is not the recorded one when another like it stands there now.
-  const found = await lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, deadline });
+  const found = await counting;
   if (!found) return `${describeLive(live, point)}, ${wanted.described}, and its look-alikes could not be counted`;
   const pick = pickTarget(found, rendered, node.state.position, node.state.matches);
   if (typeof pick === 'string') {
