@@ -1,8 +1,8 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { DialogAnswer, NativeDialog } from '../src/agent/agent.js';
 import type { RunOptions } from '../src/engine/runOptions.js';
 import type { RunResult } from '../src/engine/runResult.js';
-import { Rote } from '../src/rote.js';
+import { appTest } from './support/appTest.js';
 import { startCorpusApp, type CorpusApp } from './support/corpusApp.js';
 import { oracleAgent } from './support/oracleAgent.js';
 
@@ -11,29 +11,15 @@ import { oracleAgent } from './support/oracleAgent.js';
  * Cancel), the answer is recorded with the step (templated when it is a parameter) and replayed.
  */
 type Answerer = (dialog: NativeDialog, params: Record<string, string>) => DialogAnswer;
-type Run = (params: Record<string, string>, answer: Answerer, options?: Partial<RunOptions>) => Promise<{ result: RunResult; prompts: NativeDialog[] }>;
-const test = base.extend<{ app: CorpusApp; rote: Rote; run: Run }>({
-  app: async ({}, use) => {
-    const app = await startCorpusApp(3);
-    await use(app);
-    await app.close();
-  },
-  rote: async ({}, use) => {
-    const rote = await Rote.open({ store: ':memory:' });
-    await use(rote);
-    await rote.close();
-  },
-  run: async ({ app, rote, context }, use) => {
-    await use(async (params, answer, options = {}) => {
-      const page: Page = await context.newPage();
-      await page.goto(app.url('/prompt'));
+type Run = (params: Record<string, string>, answer: Answerer, options?: Partial<Omit<RunOptions, 'agent'>>) => Promise<{ result: RunResult; prompts: NativeDialog[] }>;
+const test = appTest(() => startCorpusApp(3)).extend<{ run: Run }>({
+  run: async ({ runOn }, use) =>
+    use(async (params, answer, options = {}) => {
       const prompts: NativeDialog[] = [];
-      const agent = oracleAgent(page, { answerPrompt: (dialog, shown) => (prompts.push(dialog), answer(dialog, shown)) });
-      const result = await rote.run(page, { task: 'Rename the report', params, agent, checkTimeout: 1500, ...options });
-      await page.close();
+      const agent = (page: Page) => oracleAgent(page, { answerPrompt: (dialog, shown) => (prompts.push(dialog), answer(dialog, shown)) });
+      const result = await runOn('/prompt', { task: 'Rename the report', params, agent, ...options });
       return { result, prompts };
-    });
-  },
+    }),
 });
 
 const posted = (app: CorpusApp) => app.submissions.at(-1)?.fields.name;

@@ -1,35 +1,16 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import type { RunOptions } from '../src/engine/runOptions.js';
 import type { RunResult } from '../src/engine/runResult.js';
-import { Rote } from '../src/rote.js';
 import { startCorpusApp, type CorpusApp } from './support/corpusApp.js';
-import { oracleAgent } from './support/oracleAgent.js';
+import { appTest } from './support/appTest.js';
 
 /**
  * Waits are conditions: a recording that waited for a progress indicator, a late label or a page
  * that took its time replays by waiting for what the page had to show, never for the time it took.
  */
-type Run = (path: string, params: Record<string, string>, options?: Partial<RunOptions>) => Promise<RunResult>;
-const test = base.extend<{ app: CorpusApp; rote: Rote; run: Run }>({
-  app: async ({}, use) => {
-    const app = await startCorpusApp(11);
-    await use(app);
-    await app.close();
-  },
-  rote: async ({}, use) => {
-    const rote = await Rote.open({ store: ':memory:' });
-    await use(rote);
-    await rote.close();
-  },
-  run: async ({ app, rote, context }, use) => {
-    await use(async (path, params, options = {}) => {
-      const page: Page = await context.newPage();
-      await page.goto(app.url(path));
-      const result = await rote.run(page, { task: `Index the book up to {{target}}%`, params, agent: oracleAgent(page), checkTimeout: 1500, ...options });
-      await page.close();
-      return result;
-    });
-  },
+type Run = (path: string, params: Record<string, string>, options?: Partial<Omit<RunOptions, 'agent'>>) => Promise<RunResult>;
+const test = appTest(() => startCorpusApp(11)).extend<{ run: Run }>({
+  run: async ({ runOn }, use) => use((path, params, options = {}) => runOn(path, { task: 'Index the book up to {{target}}%', params, ...options })),
 });
 
 const stoppedAt = (app: CorpusApp) => Number(app.submissions.at(-1)?.fields.stoppedAt);

@@ -1,40 +1,30 @@
-import { test as base, expect } from '@playwright/test';
+import { expect } from '@playwright/test';
 import type { Agent, AgentAnswer, Observation } from '../src/agent/agent.js';
 import type { RunOptions } from '../src/engine/runOptions.js';
 import type { RunResult } from '../src/engine/runResult.js';
-import { Rote } from '../src/rote.js';
 import { oracleAgent } from './support/oracleAgent.js';
-import { startTrickyApp, type TrickyApp } from './support/trickyApp.js';
+import { appTest } from './support/appTest.js';
+import { startTrickyApp } from './support/trickyApp.js';
 
 /**
  * Pages built to make a cached step act on the wrong element (from a review of the identity rules):
  * each replay is checked on the server, never by rote's status alone.
  */
-type Run = (path: string, params?: Record<string, string>, options?: Partial<RunOptions> & { thinkMs?: number }) => Promise<RunResult>;
-const test = base.extend<{ app: TrickyApp; rote: Rote; run: Run }>({
-  app: async ({}, use) => {
-    const app = await startTrickyApp();
-    await use(app);
-    await app.close();
-  },
-  rote: async ({}, use) => {
-    const rote = await Rote.open({ store: ':memory:' });
-    await use(rote);
-    await rote.close();
-  },
-  run: async ({ app, rote, context }, use) => {
-    await use(async (path, params = {}, options = {}) => {
-      const page = await context.newPage();
-      await page.goto(app.url(path));
-      const oracle = oracleAgent(page);
-      const { thinkMs, ...runOptions } = options;
-      // A model takes its time: the page goes on meanwhile.
-      const agent: Agent = thinkMs ? { next: async (observation: Observation): Promise<AgentAnswer> => (await new Promise((r) => setTimeout(r, thinkMs)), oracle.next(observation)) } : oracle;
-      const result = await rote.run(page, { task: `Do ${path}`, params, agent, checkTimeout: 1500, ...runOptions });
-      await page.close();
-      return result;
-    });
-  },
+type Run = (path: string, params?: Record<string, string>, options?: Partial<Omit<RunOptions, 'agent'>> & { thinkMs?: number }) => Promise<RunResult>;
+const test = appTest(startTrickyApp).extend<{ run: Run }>({
+  run: async ({ runOn }, use) =>
+    use((path, params = {}, { thinkMs, ...options } = {}) =>
+      runOn(path, {
+        task: `Do ${path}`,
+        params,
+        ...options,
+        // A model takes its time: the page goes on meanwhile.
+        agent: (page): Agent => {
+          const oracle = oracleAgent(page);
+          return thinkMs ? { next: async (observation: Observation): Promise<AgentAnswer> => (await new Promise((r) => setTimeout(r, thinkMs)), oracle.next(observation)) } : oracle;
+        },
+      }),
+    ),
 });
 
 test('a row told from another only by punctuation (john.smith, john_smith) is not the recorded row', async ({ app, run }) => {

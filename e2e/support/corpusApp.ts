@@ -7,6 +7,7 @@
  * rote never reads), so a scripted agent built on it is an ordinary Agent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomForLoad, type Random } from '../../bench/apps/catalog/random.js';
 import { formFields, listenLocal, readBody, redirect, requestTarget, sendHtml } from '../../src/demo/app/http.js';
 
 export type Submission = { page: string; fields: Record<string, string> };
@@ -34,25 +35,10 @@ export type CorpusApp = {
   close(): Promise<void>;
 };
 
-/** A small deterministic PRNG (mulberry32), advanced per page load. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: readonly T[], next: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
+/** The page's randomness for this load: the catalogue app's seeded generator, one per load. */
+function loads(seed: number): () => Random {
+  let load = 0;
+  return () => randomForLoad(seed, load++);
 }
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -109,10 +95,10 @@ const SAVED_PAGE = (fields: Record<string, string>) =>
  * Rows of unnamed fields known only by their row header, shuffled on each load. With `headers`
  * false nothing at all tells them apart (no header, no name: the page posts them by script).
  */
-function rowsPage(next: () => number, options: { headers: boolean; renamed: string | undefined }): string {
+function rowsPage(random: Random, options: { headers: boolean; renamed: string | undefined }): string {
   const fields = ['title', 'author', 'genre'];
   const labels: Record<string, string> = { title: 'Title', author: 'Author', genre: options.renamed ?? 'Genre' };
-  const rows = shuffled(fields, next)
+  const rows = random.shuffle(fields)
     .map((field) => (options.headers ? `<tr><th>${labels[field]}</th><td><input type="text" name="v_${field}" data-hint="${field}"></td></tr>` : `<tr><td><input type="text" data-hint="${field}"></td></tr>`))
     .join('');
   const post = options.headers
@@ -122,8 +108,8 @@ function rowsPage(next: () => number, options: { headers: boolean; renamed: stri
 }
 
 /** Fields known only by a placeholder and only by an id; the id fields jitter 0-20 px per load. */
-function knownPage(next: () => number): string {
-  const jitter = () => Math.floor(next() * 21);
+function knownPage(random: Random): string {
+  const jitter = () => random.int(0, 20);
   return layout(
     'Publication',
     `<form method="post" action="/known">
@@ -143,8 +129,8 @@ const PEOPLE = [
 ];
 
 /** A table of people, each row with an identical Edit button; rows shuffled per load. */
-function peoplePage(next: () => number): string {
-  const rows = shuffled(PEOPLE, next)
+function peoplePage(random: Random): string {
+  const rows = random.shuffle(PEOPLE)
     .map((person) => `<tr><td>${person.name}</td><td>${person.email}</td><td><form method="post" action="/people"><input type="hidden" name="person" value="${person.name}"><button type="submit" data-hint="${person.name}">Edit</button></form></td></tr>`)
     .join('');
   return layout('People', `<table><tr><th>Name</th><th>Email</th><th></th></tr>${rows}</table>`, `return o.click(document.querySelector('[data-hint="' + params.person + '"]'), 'Edit ' + params.person);`);
@@ -157,8 +143,8 @@ const ICONS: Record<string, string> = {
 };
 
 /** A toolbar of bare icon buttons (no text, no label, no title); `shuffle` reorders them per load. */
-function toolbarPage(next: () => number, shuffle: boolean): string {
-  const order = shuffle ? shuffled(Object.keys(ICONS), next) : Object.keys(ICONS);
+function toolbarPage(random: Random, shuffle: boolean): string {
+  const order = shuffle ? random.shuffle(Object.keys(ICONS)) : Object.keys(ICONS);
   const buttons = order.map((icon) => `<button type="button" class="icon" data-hint="${icon}" onclick="act('${icon}')">${ICONS[icon]}</button>`).join(' ');
   return layout(
     'Draft',
@@ -170,8 +156,8 @@ function toolbarPage(next: () => number, shuffle: boolean): string {
 }
 
 /** Start a process, wait until its indicator shows at least `params.target` %, stop it. The speed differs per load. */
-function progressPage(next: () => number, options: { jumps: boolean; stall: boolean; clock: boolean }): string {
-  const tickMs = 20 + Math.floor(next() * 40);
+function progressPage(random: Random, options: { jumps: boolean; stall: boolean; clock: boolean }): string {
+  const tickMs = random.int(40, 60);
   return layout(
     'Indexing',
     `${options.clock ? '<div>Server time: <span id="clock"></span></div><script>setInterval(function () { document.getElementById("clock").textContent = new Date().toTimeString().slice(0, 8); }, 250);</script>' : ''}
@@ -207,8 +193,8 @@ function progressPage(next: () => number, options: { jumps: boolean; stall: bool
 }
 
 /** A notes field whose label is empty at load and filled in 1 to 2 s later. */
-function latePage(next: () => number): string {
-  const delay = 1000 + Math.floor(next() * 1000);
+function latePage(random: Random): string {
+  const delay = random.int(1000, 1999);
   return layout(
     'Notes',
     `<form method="post" action="/late"><label for="notes" id="notes-label"></label><br><textarea id="notes" name="notes" rows="3" data-hint="notes"></textarea><br><button type="submit" id="save">Save</button></form>
@@ -233,7 +219,7 @@ function promptPage(): string {
 }
 
 export async function startCorpusApp(seed = 1): Promise<CorpusApp> {
-  const next = random(seed);
+  const next = loads(seed);
   let conditions: CorpusConditions = {};
   const submissions: Submission[] = [];
   let destructive = 0;
@@ -252,19 +238,19 @@ export async function startCorpusApp(seed = 1): Promise<CorpusApp> {
     }
     switch (path) {
       case '/rows':
-        return sendHtml(res, 200, rowsPage(next, { headers: true, renamed: conditions.renamedHeader }));
+        return sendHtml(res, 200, rowsPage(next(), { headers: true, renamed: conditions.renamedHeader }));
       case '/nameless':
-        return sendHtml(res, 200, rowsPage(next, { headers: false, renamed: undefined }));
+        return sendHtml(res, 200, rowsPage(next(), { headers: false, renamed: undefined }));
       case '/known':
-        return sendHtml(res, 200, knownPage(next));
+        return sendHtml(res, 200, knownPage(next()));
       case '/people':
-        return sendHtml(res, 200, peoplePage(next));
+        return sendHtml(res, 200, peoplePage(next()));
       case '/toolbar':
-        return sendHtml(res, 200, toolbarPage(next, conditions.shuffleIcons === true));
+        return sendHtml(res, 200, toolbarPage(next(), conditions.shuffleIcons === true));
       case '/progress':
-        return sendHtml(res, 200, progressPage(next, { jumps: conditions.progress === 'jumps', stall: conditions.progress === 'stall', clock: conditions.clock === true }));
+        return sendHtml(res, 200, progressPage(next(), { jumps: conditions.progress === 'jumps', stall: conditions.progress === 'stall', clock: conditions.clock === true }));
       case '/late':
-        return sendHtml(res, 200, latePage(next));
+        return sendHtml(res, 200, latePage(next()));
       case '/prompt':
         return sendHtml(res, 200, promptPage());
       case '/saved':

@@ -29,9 +29,17 @@ export function storedFingerprint(fingerprint: Fingerprint, params: BoundParams)
  */
 export function storedContext(context: string | null, params: BoundParams): string | null {
   if (context === null || secretNames(params).size === 0) return context;
-  let hidden = hideSecrets(context, params).template;
   const separator = context.indexOf(': ');
-  if (separator < 0 || context.length - separator - 2 < CONTEXT_NAME_LIMIT) return hidden;
+  return hideSecretsInCut(context, separator >= 0 && context.length - separator - 2 >= CONTEXT_NAME_LIMIT, params);
+}
+
+/**
+ * A page text as stored: secrets as `{{name}}`; and when the text was cut short (`cut`), the first
+ * characters of a secret it may end in go too.
+ */
+export function hideSecretsInCut(text: string, cut: boolean, params: BoundParams): string {
+  let hidden = hideSecrets(text, params).template;
+  if (!cut) return hidden;
   for (const name of secretNames(params)) {
     const value = params[name] ?? '';
     for (let length = value.length - 1; length > 0; length--) {

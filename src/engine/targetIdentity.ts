@@ -7,7 +7,8 @@ import { lookAlike } from '../checks/visual.js';
 import { messageOf } from '../errors/messageOf.js';
 import type { BoundParams } from '../params/params.js';
 import { redactSecrets, secretNames } from '../params/secret.js';
-import { hideSecrets, renderTemplate, templateNames } from '../params/template.js';
+import { renderTemplate, templateNames } from '../params/template.js';
+import { hideSecretsInCut } from '../checks/secretTarget.js';
 import type { Deadline } from '../progress/deadline.js';
 import type { NodeState } from './trajectoryNode.js';
 
@@ -149,17 +150,7 @@ function templatedIdentity(identity: Identity, params: BoundParams): { identity:
  * that may end in the first characters of a secret has those replaced too.
  */
 export function storedFacet(text: string, params: BoundParams): { text: string } {
-  let hidden = hideSecrets(text, params).template;
-  if (text.length < FACET_LIMIT) return { text: hidden };
-  for (const name of secretNames(params)) {
-    const value = params[name] ?? '';
-    for (let length = value.length - 1; length > 0; length--) {
-      if (!hidden.endsWith(value.slice(0, length))) continue;
-      hidden = `${hidden.slice(0, -length)}{{${name}}}`;
-      break;
-    }
-  }
-  return { text: hidden };
+  return { text: hideSecretsInCut(text, text.length >= FACET_LIMIT, params) };
 }
 
 /** A live facet as a message may show it: no secret, whole or cut short. */

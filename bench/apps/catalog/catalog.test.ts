@@ -169,7 +169,9 @@ describe('catalog agent decisions', () => {
     const running = { ...page3, buttons: [{ ...start, disabled: true }, { ...stop, disabled: false }, publish] };
     const stopped = { ...page3, progress: 64, buttons: [{ ...start, disabled: true }, stop, publish] };
     expect(decideCatalog(page3, params)).toMatchObject({ intent: 'Click "Start indexing"' });
-    expect(decideCatalog({ ...running, progress: 59 }, params)).toEqual({ actions: [{ type: 'wait', ms: 200 }], intent: 'Wait for the indexing to reach 60%' });
+    expect(decideCatalog({ ...running, progress: 30 }, params)).toEqual({ actions: [{ type: 'wait', ms: 200 }], intent: 'Wait for the indexing to reach 60%' });
+    // Close to 60 it looks again sooner.
+    expect(decideCatalog({ ...running, progress: 59 }, params)).toEqual({ actions: [{ type: 'wait', ms: 50 }], intent: 'Wait for the indexing to reach 60%' });
     expect(decideCatalog({ ...running, progress: 60 }, params)).toMatchObject({ actions: [{ type: 'click', x: 225, y: 163 }], intent: 'Click "Stop"' });
     expect(decideCatalog({ ...stopped, textareas: [{ ...notes, label: '' }] }, params)).toMatchObject({ actions: [{ type: 'wait' }], intent: 'Wait for the Notes field to be labelled' });
     expect(decideCatalog(stopped, params)).toMatchObject({ actions: [{ type: 'click' }, { type: 'type', text: 'Large print' }], intent: 'Fill "Notes"' });
