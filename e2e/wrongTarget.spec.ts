@@ -101,6 +101,15 @@ test('row checkboxes at half pixels are told apart by the name beside them, not 
   expect(result.status, result.error).toBe('replayed');
 });
 
+test('fields nothing tells apart (image labels, shuffled rows, generated names) are never filled from the cache, even after the agent re-joins', async ({ app, run }) => {
+  const customer = (i: number) => ({ name: `Customer ${i} Lopes`, email: `user${i}@mail${i}.test`, phone: `555-01${10 + i}`, city: ['Gent', 'Bergen', 'Cork', 'Split', 'Brno'][i]!, zip: String(14444 + i * 1111) });
+  await run('/entry', customer(0), { task: 'Enter customer {{name}}' });
+  for (let i = 1; i <= 4; i++) {
+    const result = await run('/entry', customer(i), { task: 'Enter customer {{name}}' });
+    expect(app.done.at(-1)!.fields, `run ${i}: ${result.status}`).toEqual(customer(i));
+  }
+});
+
 test('a clickable div among hundreds of divs is known by its own words and replayed', async ({ app, run }) => {
   await run('/divs');
   const result = await run('/divs');

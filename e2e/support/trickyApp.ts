@@ -6,6 +6,7 @@
  * Each page has an in-page oracle (window.__plan), as in corpusApp.ts; the server keeps what was done.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomForLoad } from '../../bench/apps/catalog/random.js';
 import { formFields, listenLocal, readBody, redirect, requestTarget, sendHtml } from '../../src/demo/app/http.js';
 
 export type TrickyApp = {
@@ -131,6 +132,38 @@ function addressesPage(): string {
   );
 }
 
+const ENTRY_FIELDS = ['name', 'email', 'phone', 'city', 'zip'];
+
+/**
+ * A legacy entry form in a page-wide layout table: its labels are images with no alt text, its
+ * rows shuffled on each load, its field names generated anew (ctl00$Main$TextBox4711...): nothing
+ * a browser can read tells the fields apart. The server decodes the post by a hidden map.
+ */
+function entryPage(load: number): string {
+  const order = randomForLoad(29, load).shuffle(ENTRY_FIELDS);
+  const map: Record<string, string> = {};
+  const rows = order
+    .map((field, i) => {
+      const name = `ctl00$Main$TextBox${4000 + load * 10 + i}`;
+      map[name] = field;
+      const label = `data:image/svg+xml;utf8,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><text x="0" y="15" font-size="13">${field}</text></svg>`)}`;
+      return `<tr><td><img src="${label}"></td><td><input type="text" name="${name}" data-hint="${field}"></td></tr>`;
+    })
+    .join('');
+  return page(
+    'Customer entry',
+    `<table width="100%" border="0" cellspacing="0"><tr><td colspan="2" bgcolor="#336" style="color:#fff;padding:8px">ACME Customer System v2.3</td></tr>
+<tr><td width="160" valign="top" bgcolor="#ccd"><a href="#">Main</a><br><a href="#">Customers</a><br><a href="#">Reports</a></td><td valign="top" style="padding:12px">
+<form method="post" action="/entry"><input type="hidden" name="__map" value='${JSON.stringify(map)}'><table border="0">${rows}</table><input type="submit" value="Save record"></form></td></tr></table>`,
+    `var fields = ${JSON.stringify(ENTRY_FIELDS)};
+     for (var i = 0; i < fields.length; i++) {
+       var el = document.querySelector('[data-hint="' + fields[i] + '"]');
+       if (el.value !== params[fields[i]]) { var a = o.at(el, 'Fill ' + fields[i]); a.actions.push({ type: 'type', text: params[fields[i]] }); return a; }
+     }
+     return o.at(document.querySelector('input[type=submit]'), 'Save record');`,
+  );
+}
+
 function divsPage(): string {
   // A React-like page: hundreds of plain divs, and the control the task uses is one of them.
   const filler = Array.from({ length: 400 }, (_, i) => `<div class="cell" style="display:inline-block;width:24px;height:12px;margin:1px;background:#eef">${i % 10}</div>`).join('');
@@ -179,10 +212,14 @@ export async function startTrickyApp(): Promise<TrickyApp> {
     ],
   };
   const done: TrickyApp['done'] = [];
+  let loads = 0;
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { method, path } = requestTarget(req);
     if (method === 'POST') {
-      done.push({ page: path.slice(1), fields: formFields(await readBody(req, 64 * 1024)) });
+      const fields = formFields(await readBody(req, 64 * 1024));
+      // The entry form's generated names mean nothing by themselves: its map says which field is which.
+      const decoded = fields.__map ? Object.fromEntries(Object.entries(JSON.parse(fields.__map) as Record<string, string>).map(([name, field]) => [field, fields[name] ?? ''])) : fields;
+      done.push({ page: path.slice(1), fields: decoded });
       return redirect(res, 303, '/done');
     }
     const pages: Record<string, () => string> = {
@@ -195,6 +232,7 @@ export async function startTrickyApp(): Promise<TrickyApp> {
       '/divs': divsPage,
       '/posts': () => postsPage(state),
       '/addresses': addressesPage,
+      '/entry': () => entryPage(loads++),
       '/countdown': countdownPage,
       '/import': importPage,
       '/done': () => page('Done', '<p>Done.</p>', 'return o.done();'),

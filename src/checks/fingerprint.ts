@@ -26,8 +26,6 @@ export type Target = {
   disabled: boolean;
   /** A control whose inside shows data (a text field, a select), not what the control is. */
   showsValue: boolean;
-  /** The nearest named container (row, dialog, group...), which tells apart targets that share a fingerprint. */
-  context: string | null;
   /** What a person reads to tell it from its look-alikes, and its stable attributes ({} when not asked for). */
   identity: Identity;
   /** The words the element shows itself (at most FACET_LIMIT characters): what a bare clickable div is known by. */

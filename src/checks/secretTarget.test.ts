@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bindParams } from '../params/params.js';
 import { secret } from '../params/secret.js';
-import { recordedContext, recordedName, renderSecrets, storedContext, storedFingerprint, storedWatch } from './secretTarget.js';
-import { CONTEXT_NAME_LIMIT } from './target.js';
+import { hideSecretsInCut, recordedName, renderSecrets, storedFingerprint, storedWatch } from './secretTarget.js';
 
 const params = (value: string) => bindParams({ user: 'ada', password: secret(value) }, 'test');
 const button = (name: string) => ({ role: 'button', name, tag: 'button', inputType: null });
@@ -18,13 +17,12 @@ describe('a secret shown in a target', () => {
     expect(storedFingerprint(button('Log in as ada'), bindParams({ user: 'ada' }, 't'))).toEqual(button('Log in as ada'));
   });
 
-  it('is stored as its placeholder in the container, even where the name was cut inside it', () => {
-    expect(storedContext('row: Ada hunter2 admin', params('hunter2'))).toBe('row: Ada {{password}} admin');
-    const name = `${'x'.repeat(CONTEXT_NAME_LIMIT - 4)}hunt`;
-    const cut = storedContext(`row: ${name}`, params('hunter2'))!;
-    expect(cut).not.toContain('hunt');
-    expect(recordedContext(cut, params('hunter2'))).toBe(`row: ${name}`);
-    expect(recordedContext('row: Ada {{password}} admin', params('n3w'))).toBe('row: Ada n3w admin');
+  it('is stored as its placeholder in a page text, even where the text was cut inside it', () => {
+    expect(hideSecretsInCut('Ada hunter2 admin', false, params('hunter2'))).toBe('Ada {{password}} admin');
+    // Cut short, the text may end in the first characters of the secret: those go too.
+    expect(hideSecretsInCut('Created for hunt', true, params('hunter2'))).toBe('Created for {{password}}');
+    // Not cut, the same ending is just text.
+    expect(hideSecretsInCut('Created for hunt', false, params('hunter2'))).toBe('Created for hunt');
   });
 
   it('is kept out of a watched control, whose selector is rendered back', () => {

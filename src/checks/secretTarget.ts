@@ -4,7 +4,6 @@ import { redactValues, secretNames, secretValues } from '../params/secret.js';
 import { hideSecrets } from '../params/template.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { ShownValue } from './shownValues.js';
-import { CONTEXT_NAME_LIMIT } from './target.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
@@ -21,16 +20,6 @@ export function storedFingerprint(fingerprint: Fingerprint, params: BoundParams)
     if (fold(value) !== '' && fold(value) === fold(fingerprint.name)) return { ...fingerprint, name: `{{${name}}}` };
   }
   return { ...fingerprint, name: hideSecrets(fingerprint.name, params).template };
-}
-
-/**
- * A target's container as stored (`row: Ada hunter2`), secrets as `{{name}}`. Its name is cut at
- * CONTEXT_NAME_LIMIT characters, so it may end in the first characters of a secret: those go too.
- */
-export function storedContext(context: string | null, params: BoundParams): string | null {
-  if (context === null || secretNames(params).size === 0) return context;
-  const separator = context.indexOf(': ');
-  return hideSecretsInCut(context, separator >= 0 && context.length - separator - 2 >= CONTEXT_NAME_LIMIT, params);
 }
 
 /**
@@ -74,13 +63,4 @@ export function renderSecrets(text: string, params: BoundParams): string {
 export function recordedName(fingerprint: Fingerprint, params: BoundParams): string {
   const rendered = renderSecrets(fingerprint.name, params);
   return rendered === fingerprint.name ? rendered : rendered.replace(/\s+/g, ' ').trim();
-}
-
-/** The recorded context with this run's secrets, cut as a live context is. */
-export function recordedContext(context: string, params: BoundParams): string {
-  const rendered = renderSecrets(context, params);
-  if (rendered === context) return context;
-  const normalized = rendered.replace(/\s+/g, ' ').trim();
-  const separator = normalized.indexOf(': ');
-  return separator < 0 ? normalized : normalized.slice(0, separator + 2 + CONTEXT_NAME_LIMIT);
 }

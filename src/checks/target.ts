@@ -51,9 +51,6 @@ type AXValue = { value?: unknown };
 type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; properties?: { name: string; value: AXValue }[] };
 
 const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 'InlineTextBox', 'LineBreak', 'LabelText']);
-/** A context is its container's role and at most this many characters of its name. */
-export const CONTEXT_NAME_LIMIT = 200;
-const CONTEXT_ROLES = new Set(['row', 'listitem', 'dialog', 'alertdialog', 'group', 'radiogroup', 'region', 'form', 'tabpanel', 'article', 'menu', 'listbox', 'treeitem']);
 
 /** What to take of a target besides its fingerprint, box and state. */
 export type CaptureOptions = { identity?: boolean };
@@ -112,21 +109,10 @@ function toTarget(element: Described, nodes: AXNode[]): Target {
     hasText: element.hasText,
     showsValue: element.showsValue,
     disabled: (node?.properties ?? []).some((property) => property.name === 'disabled' && property.value.value === true),
-    context: contextOf(node, byId),
     identity: element.identity,
     ownText: element.ownText,
     roleOwn,
   };
-}
-
-function contextOf(node: AXNode | undefined, byId: Map<string, AXNode>): string | null {
-  let current = node?.parentId ? byId.get(node.parentId) : undefined;
-  while (current) {
-    const name = normalizeName(current.name?.value);
-    if (!current.ignored && CONTEXT_ROLES.has(String(current.role?.value)) && name) return `${String(current.role?.value)}: ${name.slice(0, CONTEXT_NAME_LIMIT)}`;
-    current = current.parentId ? byId.get(current.parentId) : undefined;
-  }
-  return null;
 }
 
 function normalizeName(value: unknown): string {

@@ -5,7 +5,7 @@ import type { Box } from '../checks/geometry.js';
 import { shownForms } from '../params/shownForms.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
-import { storedContext, storedFingerprint, storedWatch } from '../checks/secretTarget.js';
+import { storedFingerprint, storedWatch } from '../checks/secretTarget.js';
 import { focusedTarget, targetAt, type CaptureOptions } from '../checks/target.js';
 import { templatedUrl } from '../checks/urlCheck.js';
 import { shownValues } from '../checks/shownValues.js';
@@ -66,7 +66,6 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   Object.assign(state, await recordIdentity(page, target, action, params, deadline));
   // A secret the target's name or container shows is stored as its {{name}}; checks render it back.
   const fingerprint = storedFingerprint(target.fingerprint, params);
-  state.context = storedContext(target.context, params);
   if (target.checked !== null) state.checkedBefore = target.checked;
   if (target.disabled) state.disabled = true;
   if (action.type === 'type') state.typeMode = typeModeFor(target);

@@ -4,7 +4,7 @@ import { describeFingerprint, type Fingerprint, type Target } from '../checks/fi
 import { contains, type Box, type Point } from '../checks/geometry.js';
 import { describeIdentity, facetReading, identityDifference, sameIdentity, type Identity } from '../checks/identity.js';
 import { lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
-import { recordedContext, recordedName } from '../checks/secretTarget.js';
+import { recordedName } from '../checks/secretTarget.js';
 import { fold } from '../params/fold.js';
 import type { BoundParams } from '../params/params.js';
 import { isTemplate } from '../params/template.js';
@@ -68,9 +68,8 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
     described: `expected ${describeFingerprint(fingerprint)}${node.state.identity ? ` with ${describeIdentity(node.state.identity)}` : ''}`,
   };
   const point = actionPoint(action);
-  const oldContext = !rendered && node.state.matches !== 1 && node.state.context != null;
   // The kind is counted every time (see below): asked together with the target, the two round trips overlap.
-  const counting = needsIdentity(action) && !oldContext
+  const counting = needsIdentity(action)
     ? lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, deadline })
     : undefined;
   const live = await targetOf(page, action, point, { identity: rendered !== undefined });
@@ -79,12 +78,9 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const pickedByValue = wanted.semantic || Object.values(node.state.identity ?? {}).some((facet) => isTemplate(facet));
   const stay = (target: Target): Located => ({ target, kind: 'cached', action });
 
-  if (!needsIdentity(action)) return lighterRules(page, node, action, wanted, live, stay, deadline);
-  if (!counting) {
-    // Older nodes recorded with only a named container to tell look-alikes apart: that container, at the point.
-    if (isRecorded(live) && live.context === recordedContext(node.state.context!, params)) return stay(live);
-    return `${describeLive(live, point)}, ${wanted.described} in ${node.state.context}`;
-  }
+  // A named container (row, dialog) is not an identity: it is shared by every field of a layout
+  // table's row. A target whose look-alikes nothing told apart when recorded is not acted on.
+  if (!counting) return lighterRules(page, node, action, wanted, live, stay, deadline);
 
   // The kind is counted every time: a target that was the only one of its kind when recorded (the
   // one pending request's Approve) is not the recorded one when another like it stands there now.

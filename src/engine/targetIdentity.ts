@@ -1,5 +1,5 @@
 import type { Page } from 'playwright';
-import type { Action } from '../actions/action.js';
+import { actionPoint, type Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
 import { FACET_LIMIT, facetReading, hasFacets, IDENTITY_FACETS, sameIdentity, type Identity, type IdentityFacet } from '../checks/identity.js';
 import { lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
@@ -61,6 +61,9 @@ export async function recordIdentity(page: Page, target: Target, action: Action,
     recorded.identity = templated.identity;
     if (templated.ambiguous.length > 0) recorded.ambiguous = templated.ambiguous;
   }
+  // Position only for a target under a point: the field that holds the focus looks unlike the
+  // others because of its focus ring, and whatever field holds the focus on replay looks so too.
+  if (!actionPoint(action)) return recorded;
   const same = (found ?? []).filter((other) => sameIdentity(other.identity, telling));
   const index = same.findIndex((other) => sameBox(other.box, target.box));
   if (same.length > 1 && index >= 0 && (await looksUnlikeTheOthers(page, target, same))) recorded.position = { index, of: same.length };

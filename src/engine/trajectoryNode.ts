@@ -69,7 +69,10 @@ export const stateSchema = z
     checkedAfter: z.boolean().nullable().optional(),
     /** Visible elements sharing the target's kind (role and name, or tag) when recorded; 1 means unique, null unknown. */
     matches: z.number().int().nullable().optional(),
-    /** The nearest named container of the target (row, dialog...), compared for older nodes recorded without an identity. */
+    /**
+     * The nearest named container (row, dialog), kept by earlier versions and still read (recordings
+     * and stores hold it). It is no longer compared: a layout table's row is every field's container.
+     */
     context: z.string().nullable().optional(),
     /**
      * What told the target apart from its look-alikes when recorded (templated), required on
