@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { describeIdentity, facetReading, identityDifference, sameIdentity } from './identity.js';
+
+describe('identity facets', () => {
+  it('compare as a person reads them: case, spacing and a label\'s trailing colon aside, punctuation inside kept', () => {
+    expect(facetReading('  Zip  code:* ')).toBe('zip code');
+    expect(sameIdentity({ rowHeader: 'Genre:' }, { rowHeader: 'genre' })).toBe(true);
+    expect(sameIdentity({ rowHeader: 'john_smith@acme.com' }, { rowHeader: 'john.smith@acme.com' })).toBe(false);
+    expect(sameIdentity({ rowHeader: 'C#' }, { rowHeader: 'C++' })).toBe(false);
+  });
+
+  it('require every recorded facet and ignore the ones the recording did not keep', () => {
+    expect(sameIdentity({ rowHeader: 'Genre', id: 'x' }, { rowHeader: 'Genre' })).toBe(true);
+    expect(sameIdentity({ id: 'x' }, { rowHeader: 'Genre' })).toBe(false);
+  });
+
+  it('say what differs with the recorded templates, never the live value unshown', () => {
+    const shown = (text: string) => text.replace('hunter2', '********');
+    expect(identityDifference({ rowHeader: 'Title', item: 'key hunter2' }, { rowHeader: 'Genre', item: 'key hunter2' }, { rowHeader: 'Genre', item: 'key {{password}}' }, shown)).toBe('row "Title" (recorded "Genre")');
+    expect(identityDifference({ item: 'key hunter2' }, { item: 'key x' }, { item: 'key {{password}}' }, shown)).toBe('item "key ********" (recorded "key {{password}}")');
+    expect(describeIdentity({ rowHeader: 'Genre', labelBefore: 'Title:' })).toBe('row "Genre", text before "Title:"');
+  });
+});
