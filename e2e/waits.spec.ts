@@ -75,6 +75,15 @@ test('a clock ticking beside the progress is not what the recording waited for',
   }
 });
 
+test('a paragraph that appears seconds after a click is waited for and clicked from the cache, though another paragraph is on the page', async ({ app, run }) => {
+  await run('/ajax', { target: '0' });
+  for (let i = 0; i < 2; i++) {
+    const result = await run('/ajax', { target: '0' });
+    expect(result.status, JSON.stringify(result.divergences.map((d) => d.reason))).toBe('replayed');
+    expect(app.submissions.at(-1)!.fields.clicked).toBe('label');
+  }
+});
+
 test('a label that appears late is waited for, and its field filled from the cache', async ({ app, run }) => {
   await run('/late', { notes: 'First note', target: '0' });
   for (let i = 0; i < 2; i++) {

@@ -206,6 +206,24 @@ function latePage(random: Random): string {
   );
 }
 
+/**
+ * A button that loads data: 1 to 2 s later a paragraph says so, and clicking that paragraph is
+ * the task's last step (a plain <p>, no role to count it by, beside another paragraph).
+ */
+function ajaxPage(random: Random): string {
+  const delay = random.int(1000, 2000);
+  return layout(
+    'AJAX data',
+    `<p>Press the button to load the data.</p><button type="button" id="load">Load data</button><div id="content"></div>
+<form id="f" method="post" action="/ajax"><input type="hidden" name="clicked" value="label"></form>
+<script>document.getElementById('load').onclick = function () { setTimeout(function () { var p = document.createElement('p'); p.textContent = 'Data loaded with AJAX get request.'; p.onclick = function () { document.getElementById('f').submit(); }; document.getElementById('content').appendChild(p); }, ${delay}); window.__loading = true; };</script>`,
+    `var label = document.querySelector('#content p');
+     if (!window.__loading) return o.click(document.getElementById('load'), 'Load the data');
+     if (!label) return o.wait(500, 'Wait for the data');
+     return o.click(label, 'Click the loaded data');`,
+  );
+}
+
 /** Rename by a native prompt that offers the current name; the page shows and posts the answer. */
 function promptPage(): string {
   return layout(
@@ -251,6 +269,8 @@ export async function startCorpusApp(seed = 1): Promise<CorpusApp> {
         return sendHtml(res, 200, progressPage(next(), { jumps: conditions.progress === 'jumps', stall: conditions.progress === 'stall', clock: conditions.clock === true }));
       case '/late':
         return sendHtml(res, 200, latePage(next()));
+      case '/ajax':
+        return sendHtml(res, 200, ajaxPage(next()));
       case '/prompt':
         return sendHtml(res, 200, promptPage());
       case '/saved':

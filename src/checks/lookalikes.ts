@@ -69,6 +69,14 @@ export type LookalikeQuery = {
 };
 
 /**
+ * Whether a target's look-alikes are found by its role and accessible name (else by its tag and
+ * the words it shows: an element with no role of its own, or one getByRole cannot query).
+ */
+export function countedByRole(fingerprint: Fingerprint, roleOwn: boolean): boolean {
+  return roleOwn && COUNTABLE_ROLES.has(fingerprint.role);
+}
+
+/**
  * The visible look-alikes of a target (itself included), in document order; null when they
  * cannot be measured (too many, the page is navigating, or the run's deadline came first).
  */

@@ -58,7 +58,7 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const recorded = node.fingerprint!;
   const rendered = node.state.identity ? expectedIdentity(node.state.identity, params) : undefined;
   if (typeof rendered === 'string') return rendered;
-  const ownText = node.state.roleFromAncestor && node.state.ownText !== undefined ? expectedOwnText(node.state.ownText, params) : undefined;
+  const ownText = node.state.ownText !== undefined ? expectedOwnText(node.state.ownText, params) : undefined;
   const fingerprint = { ...recorded, name: expectedName };
   const wanted: Wanted = {
     fingerprint,

@@ -2,7 +2,7 @@ import type { Page } from 'playwright';
 import { actionPoint, type Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
 import { FACET_LIMIT, facetReading, hasFacets, IDENTITY_FACETS, sameIdentity, type Identity, type IdentityFacet } from '../checks/identity.js';
-import { lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
+import { countedByRole, lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
 import { lookAlike } from '../checks/visual.js';
 import { messageOf } from '../errors/messageOf.js';
 import type { BoundParams } from '../params/params.js';
@@ -49,11 +49,9 @@ type RecordedIdentity = Pick<NodeState, 'matches' | 'identity' | 'position' | 'r
 export async function recordIdentity(page: Page, target: Target, action: Action, params: BoundParams, deadline: Deadline): Promise<RecordedIdentity> {
   const found = await lookalikes(page, target.fingerprint, { byRole: target.roleOwn, text: target.ownText, deadline });
   const recorded: RecordedIdentity = { matches: found ? found.length : null };
-  if (!target.roleOwn) {
-    recorded.roleFromAncestor = true;
-    // Its own words are its name: what its look-alikes are counted by on replay.
-    recorded.ownText = storedFacet(target.ownText, params).text;
-  }
+  if (!target.roleOwn) recorded.roleFromAncestor = true;
+  // Counted by its tag, its own words are its name: what its look-alikes are counted by on replay.
+  if (!countedByRole(target.fingerprint, target.roleOwn)) recorded.ownText = storedFacet(target.ownText, params).text;
   if (!needsIdentity(action) || found?.length === 1) return recorded;
   const telling = tellingFacets(target.identity, found ?? []);
   if (hasFacets(telling)) {
