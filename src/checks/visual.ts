@@ -1,7 +1,7 @@
 import pixelmatch from 'pixelmatch';
 import type { Page } from 'playwright';
 import sharp from 'sharp';
-import { deadlineIn, remainingMs, type Deadline } from '../progress/deadline.js';
+import { deadlineIn, isOver, remainingMs, type Deadline } from '../progress/deadline.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
 /** Margin kept around a target, so a crop shows its edges and what sits right against it. */
@@ -39,7 +39,9 @@ function captureTimeout(deadline: Deadline, limitMs: number): number {
 }
 
 export async function screenshotCrop(page: Page, clip: Box, deadline: Deadline = deadlineIn(CROP_CAPTURE_LIMIT_MS)): Promise<Buffer> {
-  return page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: captureTimeout(deadline, CROP_CAPTURE_LIMIT_MS) });
+  return captureSettled(page, deadline, () =>
+    page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: captureTimeout(deadline, CROP_CAPTURE_LIMIT_MS) }),
+  );
 }
 
 const CONTROL_BORDER = 3;
@@ -154,15 +156,28 @@ export async function matchCropStable(
   return { mismatch, actual, shots };
 }
 
+/** Captures a page whose document is being swapped (a form posted, a redirect) may fail outright. */
+const CAPTURE_ATTEMPTS = 4;
+const CAPTURE_RETRY_PAUSE_MS = 150;
+
 /**
- * Headless Chromium now and then fails or stalls a capture on a page that is loading; a bounded
- * wait and one retry after the page has loaded settles it.
+ * Headless Chromium now and then refuses a capture ("Unable to capture screenshot") or stalls it
+ * while a navigation swaps the document, and the old document's load state is already reached
+ * when that happens: a few attempts, each after a pause and the new document's load, all within
+ * the deadline.
  */
-export async function viewportScreenshot(page: Page, deadline: Deadline = deadlineIn(2 * VIEWPORT_CAPTURE_LIMIT_MS)): Promise<Buffer> {
-  try {
-    return await page.screenshot({ caret: 'hide', timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) });
-  } catch {
-    await page.waitForLoadState('domcontentloaded', { timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }).catch(() => {});
-    return page.screenshot({ caret: 'hide', timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) });
+async function captureSettled(page: Page, deadline: Deadline, capture: () => Promise<Buffer>): Promise<Buffer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await capture();
+    } catch (error) {
+      if (attempt >= CAPTURE_ATTEMPTS || page.isClosed() || isOver(deadline) || remainingMs(deadline) <= CAPTURE_RETRY_PAUSE_MS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, CAPTURE_RETRY_PAUSE_MS));
+      await page.waitForLoadState('domcontentloaded', { timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }).catch(() => {});
+    }
   }
+}
+
+export async function viewportScreenshot(page: Page, deadline: Deadline = deadlineIn(2 * VIEWPORT_CAPTURE_LIMIT_MS)): Promise<Buffer> {
+  return captureSettled(page, deadline, () => page.screenshot({ caret: 'hide', timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }));
 }
