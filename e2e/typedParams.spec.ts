@@ -48,7 +48,8 @@ test('a date in another format, a 12-hour time, selects by value and label, a ro
 });
 
 test('a field left at its default while recording gets the new value, or the run hands over before submitting', async ({ rote, page }) => {
-  await enroll(rote, page, FIRST);
+  const recorded = await enroll(rote, page, FIRST);
+  expect(recorded.result.status, recorded.result.error).toBe('agent');
 
   const strict = await enroll(rote, page, { ...SECOND, country: 'Canada' }, { mode: 'replay-only' });
   expect(strict.result.status).toBe('diverged');
@@ -63,7 +64,8 @@ test('a field left at its default while recording gets the new value, or the run
 
 test('a date typed in a form that cannot be told for sure is not replayed with another value', async ({ rote, page }) => {
   // 01/01/2001 could be month-first or day-first: it is kept literal.
-  await enroll(rote, page, { ...FIRST, dob: '2001-01-01' });
+  const recorded = await enroll(rote, page, { ...FIRST, dob: '2001-01-01' });
+  expect(recorded.result.status, recorded.result.error).toBe('agent');
   const other = await enroll(rote, page, { ...SECOND, dob: '1985-07-14' }, { mode: 'replay-only' });
   expect(other.result.status).toBe('diverged');
   expect(other.result.divergences[0]?.reason).toMatch(/\{\{dob\}\}.*could not be told for sure/);
