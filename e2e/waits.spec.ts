@@ -65,6 +65,26 @@ test('a run given 2 s whose next step waits for a state that never comes ends fa
   expect(app.submissions).toHaveLength(1);
 });
 
+test('a target that looks different when its wait is over is handed over at that moment, not after the process has run out', async ({ app, run }) => {
+  await run('/progress', { target: '60' });
+  app.set({ restyledStop: true });
+  const handed = await run('/progress', { target: '60' });
+  expect(handed.status).toBe('mixed');
+  expect(handed.divergences[0]?.reason).toMatch(/looks different/);
+  // Without the hand-over at the recorded moment, the patience the wait earned (twice the recorded
+  // wait) would let the process run to 100% before the agent saw the page.
+  expect(stoppedAt(app)).toBeGreaterThanOrEqual(60);
+  expect(stoppedAt(app)).toBeLessThan(100);
+
+  // The agent's detour is a sibling of the recorded Stop: the replay waits on the one whose target
+  // passes, in one stretch, and stops where the detour stopped.
+  const detourStop = stoppedAt(app);
+  const replayed = await run('/progress', { target: '60' });
+  expect(replayed.status, JSON.stringify(replayed.divergences.map((d) => [d.step, d.intent, d.reason]))).toBe('replayed');
+  expect(stoppedAt(app)).toBeGreaterThanOrEqual(60);
+  expect(stoppedAt(app)).toBeLessThanOrEqual(detourStop + 5);
+});
+
 test('a clock ticking beside the progress is not what the recording waited for', async ({ app, run }) => {
   app.set({ clock: true });
   await run('/progress', { target: '60' });

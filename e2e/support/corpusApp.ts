@@ -22,6 +22,8 @@ export type CorpusConditions = {
   progress?: 'steady' | 'jumps' | 'stall';
   /** A clock ticking four times a second above the progress. */
   clock?: boolean;
+  /** The Stop button is drawn in another style (a restyled page): the same control, another look. */
+  restyledStop?: boolean;
 };
 
 export type CorpusApp = {
@@ -156,12 +158,12 @@ function toolbarPage(random: Random, shuffle: boolean): string {
 }
 
 /** Start a process, wait until its indicator shows at least `params.target` %, stop it. The speed differs per load. */
-function progressPage(random: Random, options: { jumps: boolean; stall: boolean; clock: boolean }): string {
+function progressPage(random: Random, options: { jumps: boolean; stall: boolean; clock: boolean; restyledStop: boolean }): string {
   const tickMs = random.int(40, 60);
   return layout(
     'Indexing',
     `${options.clock ? '<div>Server time: <span id="clock"></span></div><script>setInterval(function () { document.getElementById("clock").textContent = new Date().toTimeString().slice(0, 8); }, 250);</script>' : ''}
-<button type="button" id="start">Start</button> <button type="button" id="stop">Stop</button>
+<button type="button" id="start">Start</button> <button type="button" id="stop"${options.restyledStop ? ' style="background: #7a1f1f; color: #ffffff; border: 2px solid #000000; padding: 4px 14px;"' : ''}>Stop</button>
 <div class="bar"><div class="fill" id="fill"></div></div>
 <div id="progress" role="progressbar" aria-valuenow="0" aria-valuemin="0" aria-valuemax="100">0%</div>
 <form method="post" action="/progress"><input type="hidden" name="stoppedAt" id="stoppedAt"><button type="submit" id="save">Save</button></form>
@@ -266,7 +268,7 @@ export async function startCorpusApp(seed = 1): Promise<CorpusApp> {
       case '/toolbar':
         return sendHtml(res, 200, toolbarPage(next(), conditions.shuffleIcons === true));
       case '/progress':
-        return sendHtml(res, 200, progressPage(next(), { jumps: conditions.progress === 'jumps', stall: conditions.progress === 'stall', clock: conditions.clock === true }));
+        return sendHtml(res, 200, progressPage(next(), { jumps: conditions.progress === 'jumps', stall: conditions.progress === 'stall', clock: conditions.clock === true, restyledStop: conditions.restyledStop === true }));
       case '/late':
         return sendHtml(res, 200, latePage(next()));
       case '/ajax':

@@ -46,6 +46,10 @@ export type CheckFail = {
   permanent?: boolean;
   /** Everything else passed: the page does not show yet what the recording waited for. */
   awaiting?: boolean;
+  /** A value the recording waited for was passed by a process that only moves on (permanent, too). */
+  gonePast?: boolean;
+  /** The page shows what the recording waited for (or went past it), yet the target's checks fail. */
+  atRecordedMoment?: boolean;
   expected?: Buffer;
   actual?: Buffer;
   diff?: Buffer;
@@ -82,7 +86,14 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   if (typeof awaited === 'string') return fail(awaited, { permanent: true });
 
   const checked = await checkTarget(env, node, bound, until, fail);
-  if (!checked.ok || awaited.length === 0) return checked;
+  if (awaited.length === 0) return checked;
+  if (!checked.ok) {
+    if (checked.permanent) return checked;
+    // The page may not be there yet (a label that comes late fails the target check until it
+    // shows), or it is, and the target is not what it was: then the moment to act is passing.
+    const shown = await waitForShown(env.page, awaited, 0);
+    return !shown || shown.passed ? { ...checked, atRecordedMoment: true } : checked;
+  }
   // Last, so the step acts the moment the page shows what the recording waited for: the page is
   // watched on every change, so a value a process passes through is caught as it passes. A step
   // that is the only candidate waits in one stretch (no gap to miss a value in); with others to
@@ -91,7 +102,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   const remaining = Math.max(0, until - waitStarted);
   const waiting = await waitForShown(env.page, awaited, options.alone ? remaining : Math.min(WAIT_SLICE_MS, remaining));
   // A value that moved past the recorded one will not come back: no use waiting for it.
-  if (waiting) return fail(waiting.reason, waiting.passed ? { permanent: true } : { awaiting: true });
+  if (waiting) return fail(waiting.reason, waiting.passed ? { permanent: true, gonePast: true } : { awaiting: true });
   // A long wait may have let the target change meanwhile (a popup over it): look at the point again,
   // quickly (no crop: the moment the condition holds is the moment to act).
   if (Date.now() - waitStarted <= WAIT_SLICE_MS || !checked.target) return checked;

@@ -69,6 +69,9 @@ class StopDiverged {
 type ReplayOutcome = 'stepped' | 'finished' | 'miss' | Divergence;
 type AgentTurn = 'done' | 'rejoined' | 'continuing';
 
+/** How long a target may lag behind the state the recording waited for (a button enabled just after the status says "Ready"). */
+const MOMENT_GRACE_MS = 300;
+
 /**
  * One run: replay what matches, ask the agent for the rest, re-join the cached path as soon as
  * a cached step's checks pass again, and commit everything in one transaction at the end.
@@ -254,23 +257,45 @@ export class RunLoop {
     return { step: this.ledger.steps.length, reason };
   }
 
-  /** Polls the candidates until one passes every check or `until` passes; reports the usual path's failure. */
+  /**
+   * Polls the candidates until one passes every check or `until` passes; reports the usual path's
+   * failure. A failure that no page change can pass is not checked again (its reason stays the
+   * one that tells why). Once the page is where the recording acted, or has gone past it, and
+   * the step still fails, a process is running on without it: the poll ends then (after a short
+   * grace for a target that lags its state), so the agent gets the page while it can still act.
+   */
   private async pollCandidates(candidates: TrajectoryNode[], until: number): Promise<CheckPass | CheckFail> {
     const { context } = this.input;
+    const permanent = new Map<TrajectoryNode, CheckFail>();
     let firstFailure: CheckFail | undefined;
+    let momentCame: number | undefined;
+    // The one candidate whose only missing piece is its wait condition, when the others fail their own checks.
+    let focus: TrajectoryNode | undefined;
     for (;;) {
-      let allPermanent = true;
       let waitedInPage = false;
-      for (const candidate of candidates) {
-        const result = await preCheck(this.env, candidate, until, { alone: candidates.length === 1 });
+      let wentPast = false;
+      const awaiting: TrajectoryNode[] = [];
+      for (const candidate of focus ? [focus, ...candidates.filter((other) => other !== focus)] : candidates) {
+        // Waited for in one stretch, the condition is watched on every change: no gap to miss a value
+        // a process passes through. A change at the target meanwhile is caught by the re-look after it.
+        const alone = candidates.length === 1 || candidate === focus;
+        const result = permanent.get(candidate) ?? (await preCheck(this.env, candidate, until, { alone }));
         if (result.ok) return result;
+        if (result.permanent) permanent.set(candidate, result);
         if (candidate === candidates[0]) firstFailure = result;
-        allPermanent &&= result.permanent === true;
+        if (candidate === candidates[0] || candidate === focus) {
+          if (result.atRecordedMoment) momentCame ??= Date.now();
+          wentPast ||= result.gonePast === true;
+        }
+        if (result.awaiting) awaiting.push(candidate);
         waitedInPage ||= result.awaiting === true;
       }
       // A divergence caused by this run's values is known at once: no page change can pass it.
-      if (Date.now() >= until || allPermanent || context.signal?.aborted) return firstFailure!;
-      // A check that waited in the page for a wait's condition has waited already: no gap to miss a value in.
+      if (Date.now() >= until || permanent.size === candidates.length || context.signal?.aborted) return firstFailure!;
+      // The patience a slow page earns is not for a target that fails at the recorded moment.
+      if (wentPast || (momentCame !== undefined && Date.now() - momentCame >= MOMENT_GRACE_MS)) return firstFailure!;
+      focus = awaiting.length === 1 ? awaiting[0] : undefined;
+      // A check that waited in the page for a wait's condition has waited already.
       if (!waitedInPage) await pause(context, 50);
     }
   }
