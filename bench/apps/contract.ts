@@ -46,9 +46,11 @@ export const PERTURBATIONS = {
   /**
    * A progress indicator that the task waits on (stop at 60% or more) advances in uneven jumps of
    * 3 to 9% instead of 1%, at the same average speed, so the value the recording stopped at
-   * usually never shows: the wait must be for the condition, not for a value or a time.
+   * usually never shows: the wait must be for the condition, not for a value or a time. The jumps
+   * differ on every load, so the value a detour stopped at usually never shows again either:
+   * every meeting may hand over, none may stop outside the window.
    */
-  progressJumps: 'takeover',
+  progressJumps: 'takeover-each-load',
 } as const;
 
 export type PerturbationName = keyof typeof PERTURBATIONS;
