@@ -88,9 +88,10 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   const checked = await checkTarget(env, node, bound, until, fail);
   if (awaited.length === 0) return checked;
   if (!checked.ok) {
-    if (checked.permanent) return checked;
-    // The page may not be there yet (a label that comes late fails the target check until it
-    // shows), or it is, and the target is not what it was: then the moment to act is passing.
+    // Only a value that moves on (a progress, a count) makes a moment that passes: a state that
+    // holds (a spinner hidden, a label shown) may hold before the page is there, and a target
+    // that lags it (a late label, a field disabled for a while) keeps the patience the wait earned.
+    if (checked.permanent || !awaited.some((region) => region.trend)) return checked;
     const shown = await waitForShown(env.page, awaited, 0);
     return !shown || shown.passed ? { ...checked, atRecordedMoment: true } : checked;
   }
@@ -107,7 +108,13 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   // quickly (no crop: the moment the condition holds is the moment to act).
   if (Date.now() - waitStarted <= WAIT_SLICE_MS || !checked.target) return checked;
   const still = await targetOf(env.page, checked.action);
-  return still && sameFingerprint(still.fingerprint, checked.target.fingerprint) && sameBox(still.box, checked.target.box) ? checked : fail('the target changed while waiting for what the recording waited for');
+  const unchanged =
+    still !== null &&
+    sameFingerprint(still.fingerprint, checked.target.fingerprint) &&
+    sameBox(still.box, checked.target.box) &&
+    (!still.disabled || node.state.disabled === true) &&
+    !compareUrls(node.url, env.page.url(), env.params);
+  return unchanged ? checked : fail('the target changed while waiting for what the recording waited for');
 }
 
 /** How long one check waits in the page for a wait's condition while other candidates wait to be polled. */

@@ -260,9 +260,10 @@ export class RunLoop {
   /**
    * Polls the candidates until one passes every check or `until` passes; reports the usual path's
    * failure. A failure that no page change can pass is not checked again (its reason stays the
-   * one that tells why). Once the page is where the recording acted, or has gone past it, and
-   * the step still fails, a process is running on without it: the poll ends then (after a short
-   * grace for a target that lags its state), so the agent gets the page while it can still act.
+   * one that tells why). Once a value the step waits for has moved past the recorded one, or the
+   * page shows it and the target still fails, a process is running on without the step: unless
+   * another candidate still waits for its own state, the poll ends then (after a short grace for
+   * a target that lags its state), so the agent gets the page while it can still act.
    */
   private async pollCandidates(candidates: TrajectoryNode[], until: number): Promise<CheckPass | CheckFail> {
     const { context } = this.input;
@@ -274,8 +275,9 @@ export class RunLoop {
     for (;;) {
       let waitedInPage = false;
       let wentPast = false;
+      let atMoment = false;
       const awaiting: TrajectoryNode[] = [];
-      for (const candidate of focus ? [focus, ...candidates.filter((other) => other !== focus)] : candidates) {
+      for (const candidate of candidates) {
         // Waited for in one stretch, the condition is watched on every change: no gap to miss a value
         // a process passes through. A change at the target meanwhile is caught by the re-look after it.
         const alone = candidates.length === 1 || candidate === focus;
@@ -284,7 +286,7 @@ export class RunLoop {
         if (result.permanent) permanent.set(candidate, result);
         if (candidate === candidates[0]) firstFailure = result;
         if (candidate === candidates[0] || candidate === focus) {
-          if (result.atRecordedMoment) momentCame ??= Date.now();
+          atMoment ||= result.atRecordedMoment === true;
           wentPast ||= result.gonePast === true;
         }
         if (result.awaiting) awaiting.push(candidate);
@@ -292,8 +294,10 @@ export class RunLoop {
       }
       // A divergence caused by this run's values is known at once: no page change can pass it.
       if (Date.now() >= until || permanent.size === candidates.length || context.signal?.aborted) return firstFailure!;
-      // The patience a slow page earns is not for a target that fails at the recorded moment.
-      if (wentPast || (momentCame !== undefined && Date.now() - momentCame >= MOMENT_GRACE_MS)) return firstFailure!;
+      momentCame = atMoment ? (momentCame ?? Date.now()) : undefined;
+      // The patience a slow page earns is not for a moment that has passed, unless another candidate's may still come.
+      const moved = wentPast || (momentCame !== undefined && Date.now() - momentCame >= MOMENT_GRACE_MS);
+      if (moved && awaiting.length === 0) return firstFailure!;
       focus = awaiting.length === 1 ? awaiting[0] : undefined;
       // A check that waited in the page for a wait's condition has waited already.
       if (!waitedInPage) await pause(context, 50);
