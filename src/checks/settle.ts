@@ -80,13 +80,17 @@ const DOM_QUIET = `(function (quietMs, maxMs, actionAt) {
   };
   return new Promise(function (resolve) {
     var start = Date.now();
-    (function check() {
+    function check() {
       var now = Date.now(), last = lastCaused();
       if (state.leaving) resolve('leaving');
       else if (now - last >= quietMs) resolve('quiet');
       else if (now - start >= maxMs) resolve('bounded');
       else setTimeout(check, Math.max(5, quietMs - (now - last)));
-    })();
+    }
+    // Not at once: a click on a submit button queues the form's navigation as a task, and on a
+    // busy machine this check can arrive before it has run. After the tasks already queued, the
+    // page has said it is leaving (beforeunload), or it is staying.
+    setTimeout(check, 0);
   });
 })`;
 
