@@ -4,7 +4,8 @@ import { demoAgent } from '../src/demo/demoAgent.js';
 import { DEMO_PATIENTS, INTAKE_TASK, type PatientParams } from '../src/demo/patients.js';
 import type { RunResult } from '../src/engine/runResult.js';
 import type { RunOptions } from '../src/engine/runOptions.js';
-import { Rote } from '../src/rote.js';
+import type { Rote } from '../src/rote.js';
+import { memoryRote, startedApp } from './support/appTest.js';
 
 type Fixtures = {
   /** The legacy intake app, fresh for each test, on 127.0.0.1. */
@@ -20,16 +21,8 @@ type Fixtures = {
 };
 
 export const test = base.extend<Fixtures>({
-  app: async ({}, use) => {
-    const app = await startIntakeApp();
-    await use(app);
-    await app.close();
-  },
-  rote: async ({}, use) => {
-    const rote = await Rote.open({ store: ':memory:' });
-    await use(rote);
-    await rote.close();
-  },
+  app: startedApp(startIntakeApp),
+  rote: memoryRote,
   openForm: async ({ context, app }, use) => {
     await use(async () => {
       const page = await context.newPage();

@@ -18,16 +18,8 @@ export type RunOn = (path: string, options: Omit<RunOptions, 'agent'> & { agent?
  */
 export function appTest<App extends AppLike>(start: () => Promise<App>) {
   return base.extend<{ app: App; rote: Rote; runOn: RunOn }>({
-    app: async ({}, use) => {
-      const app = await start();
-      await use(app);
-      await app.close();
-    },
-    rote: async ({}, use) => {
-      const rote = await Rote.open({ store: ':memory:' });
-      await use(rote);
-      await rote.close();
-    },
+    app: startedApp(start),
+    rote: memoryRote,
     runOn: async ({ app, rote, context }, use) => {
       await use(async (path, { agent, ...options }) => {
         const page = await context.newPage();
@@ -40,4 +32,20 @@ export function appTest<App extends AppLike>(start: () => Promise<App>) {
       });
     },
   });
+}
+
+/** A fixture: the app started for the test and closed after it. */
+export function startedApp<App extends { close(): Promise<void> }>(start: () => Promise<App>) {
+  return async ({}, use: (app: App) => Promise<void>) => {
+    const app = await start();
+    await use(app);
+    await app.close();
+  };
+}
+
+/** A fixture: rote on an in-memory store with the real migrations, closed after the test. */
+export async function memoryRote({}, use: (rote: Rote) => Promise<void>): Promise<void> {
+  const rote = await Rote.open({ store: ':memory:' });
+  await use(rote);
+  await rote.close();
 }

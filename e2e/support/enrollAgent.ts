@@ -24,9 +24,7 @@ const fold = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' 
 export function enrollAgent(page: Page) {
   return scriptedAgent(async (observation): Promise<AgentAnswer> => {
     const p = observation.params;
-    // A model sees the page as it is once it has loaded: a submit still on its way to /done is
-    // waited out rather than read half-way (the old form gone, the new page not there yet).
-    if ((await whereIs(page)) === 'done') return { done: true, answer: 'Saved' };
+    if (/\/done$/.test(page.url())) return { done: true, answer: 'Saved' };
     if (p.customer && (await page.locator('#picked').textContent({ timeout: WAIT })) !== `Selected customer: ${p.customer}`) {
       return click(page.getByRole('link', { name: p.customer, exact: true }), `Pick ${p.customer}`);
     }
@@ -53,15 +51,6 @@ export function enrollAgent(page: Page) {
     }
     return click(page.getByRole('button', { name: 'Submit' }), 'Submit the enrollment');
   }, 'enroll-agent');
-}
-
-async function whereIs(page: Page): Promise<'done' | 'form'> {
-  const done = page.waitForURL(/\/done$/, { timeout: WAIT }).then(() => 'done' as const);
-  const form = page.locator('#picked').waitFor({ state: 'attached', timeout: WAIT }).then(() => 'form' as const);
-  // The one that loses the race may fail later: that is not an error.
-  done.catch(() => undefined);
-  form.catch(() => undefined);
-  return Promise.any([done, form]);
 }
 
 async function centre(locator: Locator): Promise<{ x: number; y: number }> {

@@ -1,7 +1,7 @@
 import pixelmatch from 'pixelmatch';
 import type { Page } from 'playwright';
 import sharp from 'sharp';
-import { deadlineIn, isOver, remainingMs, type Deadline } from '../progress/deadline.js';
+import { deadlineIn, remainingMs, type Deadline } from '../progress/deadline.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
 /** Margin kept around a target, so a crop shows its edges and what sits right against it. */
@@ -171,7 +171,7 @@ async function captureSettled(page: Page, deadline: Deadline, capture: () => Pro
     try {
       return await capture();
     } catch (error) {
-      if (attempt >= CAPTURE_ATTEMPTS || page.isClosed() || isOver(deadline) || remainingMs(deadline) <= CAPTURE_RETRY_PAUSE_MS) throw error;
+      if (attempt >= CAPTURE_ATTEMPTS || page.isClosed() || deadline.signal?.aborted || remainingMs(deadline) <= CAPTURE_RETRY_PAUSE_MS) throw error;
       await new Promise((resolve) => setTimeout(resolve, CAPTURE_RETRY_PAUSE_MS));
       await page.waitForLoadState('domcontentloaded', { timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }).catch(() => {});
     }

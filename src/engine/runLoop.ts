@@ -273,7 +273,6 @@ export class RunLoop {
     // The one candidate whose only missing piece is its wait condition, when the others fail their own checks.
     let focus: TrajectoryNode | undefined;
     for (;;) {
-      let waitedInPage = false;
       let wentPast = false;
       let atMoment = false;
       const awaiting: TrajectoryNode[] = [];
@@ -290,7 +289,6 @@ export class RunLoop {
           wentPast ||= result.gonePast === true;
         }
         if (result.awaiting) awaiting.push(candidate);
-        waitedInPage ||= result.awaiting === true;
       }
       // A divergence caused by this run's values is known at once: no page change can pass it.
       if (Date.now() >= until || permanent.size === candidates.length || context.signal?.aborted) return firstFailure!;
@@ -300,7 +298,7 @@ export class RunLoop {
       if (moved && awaiting.length === 0) return firstFailure!;
       focus = awaiting.length === 1 ? awaiting[0] : undefined;
       // A check that waited in the page for a wait's condition has waited already.
-      if (!waitedInPage) await pause(context, 50);
+      if (awaiting.length === 0) await pause(context, 50);
     }
   }
 
