@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { RoteError } from '../errors/roteError.js';
 import type { BoundParams } from './params.js';
-import { hideSecrets, isTemplate, missingNames, templatize } from './template.js';
+import { hideSecrets, isTemplate, missingNames } from './template.js';
+import { taskTemplate } from './taskTemplate.js';
 import { normalizeUrl } from './url.js';
 
 export type TaskIdentity = {
@@ -14,8 +15,8 @@ export type TaskIdentity = {
 };
 
 /**
- * The cache key of a task: its text with parameter values replaced by their names, its tags
- * and the normalized start URL. "select the 2nd option" and "select the 3rd option" differ
+ * The cache key of a task: its text with whole parameter values replaced by their names (see
+ * taskTemplate), its tags and the normalized start URL. "select the 2nd option" and "select the 3rd option" differ
  * unless the ordinal is a parameter.
  */
 export function taskIdentity(task: string, params: BoundParams, tags: readonly string[], startUrl: string, where: string): TaskIdentity {
@@ -31,7 +32,7 @@ export function taskIdentity(task: string, params: BoundParams, tags: readonly s
     // A secret value in the task text is never part of the key (nor stored with the task).
     template = hideSecrets(task, params).template;
   } else {
-    template = templatize(task, params).template;
+    template = taskTemplate(task, params);
   }
   const sortedTags = sortTags(tags);
   const normalizedStart = normalizeUrl(startUrl, params);

@@ -1,0 +1,55 @@
+import type { BoundParams } from './params.js';
+import { hideSecrets } from './template.js';
+import { secretNames } from './secret.js';
+
+/**
+ * The template of a task's text, which its cache key is made from: every parameter value that
+ * stands in the text whole is replaced by its `{{name}}`, and nothing else is. The key must not
+ * move when only the values do, so a value counts only as itself, quoted or as whole words:
+ * never a word of a longer value, a case change or a date in another format (those are how a
+ * value is typed into a page, which `templatize` reads; in a task's own words they are chance,
+ * like the "the" of a free-text comment that also stands in "Fill in the form").
+ *
+ * A quoted value counts whatever its length (`password "US"`). Unquoted, a short all-lowercase
+ * value ("a", "on", "no") is left alone: it is an ordinary word far more often than it is the
+ * value, and replacing it only for the runs whose value happens to be that word would move the
+ * key from run to run. Secret values are replaced wherever they stand (see hideSecrets).
+ */
+export function taskTemplate(task: string, params: BoundParams): string {
+  const secrets = secretNames(params);
+  const hidden = hideSecrets(task, params).template;
+  // Longest first, so "John Smith" is {{fullName}} before "John" can be {{first}}; among equal
+  // values the first given names it.
+  const byValue = new Map<string, string>();
+  for (const [name, value] of Object.entries(params)) {
+    if (secrets.has(name) || value.trim() === '' || byValue.has(value)) continue;
+    byValue.set(value, name);
+  }
+  const tokens: string[] = [];
+  const token = (replacement: string) => `\u0000${tokens.push(replacement) - 1}\u0000`;
+  // Placeholders already in the text (a secret just hidden) are tokens too: nothing is found inside them.
+  let template = hidden.replace(/\{\{[^{}]*\}\}/g, (whole) => token(whole));
+  for (const value of [...byValue.keys()].sort((a, b) => b.length - a.length)) {
+    const placeholder = `{{${byValue.get(value)}}}`;
+    const escaped = escapeRegExp(value);
+    // Quoted: between a pair of the same quotes, straight or typographic.
+    const quoted = new RegExp(`(["'\u2018\u2019\u201C\u201D\u00AB\u00BB\`])${escaped}(["'\u2018\u2019\u201C\u201D\u00AB\u00BB\`])`, 'gu');
+    template = template.replace(quoted, (whole, open: string, close: string) => (pairs(open, close) ? `${open}${token(placeholder)}${close}` : whole));
+    if (value.length < 3 && /^\p{Ll}+$/u.test(value)) continue;
+    // As whole words: no letter, digit or _ against it, and a number is not part of a longer one
+    // (12 in 12.5, 2024 in 2024-01-15).
+    const word = new RegExp(`(?<![\\p{L}\\p{N}_\u0000])(?<!\\p{N}[.,:/-])${escaped}(?![\\p{L}\\p{N}_\u0000])(?![.,:/-]\\p{N})`, 'gu');
+    template = template.replace(word, () => token(placeholder));
+  }
+  return template.replace(/\u0000(\d+)\u0000/g, (_whole, index: string) => tokens[Number(index)]!);
+}
+
+const CLOSING: Record<string, string> = { '"': '"', "'": "'", '`': '`', '\u2018': '\u2019', '\u201C': '\u201D', '\u00AB': '\u00BB', '\u2019': '\u2019', '\u201D': '\u201D', '\u00BB': '\u00AB' };
+
+function pairs(open: string, close: string): boolean {
+  return CLOSING[open] === close;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
