@@ -33,3 +33,13 @@ describe('URLs with parameter values and record ids', () => {
     expect(compareUrls('http://a.test/p/edit', 'http://a.test/p/delete')).toContain('recorded at /p/edit');
   });
 });
+
+describe('a URL that shows a value in the form it was typed in', () => {
+  it('stands for the value, read back with its format, # and all', () => {
+    const params = { amount: '1,234.50', start: '2024/01/15' };
+    const recorded = templatedUrl('http://a.test/saved?start=01%2F15%2F2024&amount=1234.50', params);
+    expect(recorded).toBe('http://a.test/saved?start={{start|from:date:YYYY/MM/DD|date:MM/DD/YYYY}}&amount={{amount|from:number:%23,%23%230.%23%23}}');
+    expect(compareUrls(recorded, 'http://a.test/saved?start=12%2F02%2F2023&amount=12000', { amount: '12,000', start: '2023/12/02' })).toBeNull();
+    expect(compareUrls(recorded, 'http://a.test/saved?start=12%2F03%2F2023&amount=12000', { amount: '12,000', start: '2023/12/02' })).not.toBeNull();
+  });
+});

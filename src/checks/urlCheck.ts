@@ -1,5 +1,5 @@
 import type { BoundParams } from '../params/params.js';
-import { hideSecrets, isTemplate, renderKnown } from '../params/template.js';
+import { hideSecrets, isTemplate, renderKnown, templatize } from '../params/template.js';
 
 const PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
@@ -35,7 +35,13 @@ export function templatedUrl(url: string, params: BoundParams): string {
   for (const [name, value] of Object.entries(params)) if (value.trim().length >= 2 && !byValue.has(value)) byValue.set(value, name);
   const template = (raw: string, decoded: string) => {
     const name = byValue.get(decoded);
-    return name ? `{{${name}}}` : raw;
+    if (name) return `{{${name}}}`;
+    // A value the page shows in the form it was typed in (the date typed 01/15/2024 for
+    // 2024/01/15) stands for it too, when that reading is sure; compareUrls renders it back.
+    if (decoded.trim().length < 2) return raw;
+    const read = templatize(decoded, params);
+    // A number format's # would start the URL's fragment: it is kept percent-encoded, as the part was.
+    return read.ambiguous.length === 0 && read.literal.length === 0 && /^\{\{[^{}]+\}\}$/.test(read.template) ? read.template.replace(/#/g, '%23') : raw;
   };
   const path = parsed.pathname
     .split('/')

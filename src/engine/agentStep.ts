@@ -47,8 +47,8 @@ export async function performAgentStep(
     // An option is chosen whole: by the parameter whose value is the chosen option's value or label
     // ("CA" shown as "California", "evening" as "Evening (6-9 PM)"), or else as recorded. Never a
     // template over part of a label, which would name an option that does not exist.
-    const names = await selectParam(page, params);
-    stored.action = { ...stored.action, text: names.length > 0 ? `{{${names[0]}}}` : hideSecrets(action.text, params).template };
+    const { names, formats } = await selectParam(page, params, evidence.target);
+    stored.action = { ...stored.action, text: names.length > 0 ? `{{${names[0]}${formats ? `|${formats}` : ''}}}` : hideSecrets(action.text, params).template };
     stored.literal = [];
     ambiguous.splice(0, ambiguous.length, ...(names.length > 1 ? [names] : []));
   }

@@ -34,6 +34,20 @@ describe('learnedSchema', () => {
       start: { type: 'date', optional: true, inferred: true },
     });
   });
+  it('keeps the reading a value was given in, so later values are read the same way', () => {
+    const nodes = [
+      node({ action: { type: 'type', text: '{{date|from:date:MM/DD/YYYY}}' }, state: { typeMode: 'value' }, fingerprint: { role: 'textbox', name: 'Date', tag: 'input', inputType: 'date' } }),
+      node({ action: { type: 'type', text: '{{at|from:time:h:mm A|time:HH:mm}}' } }),
+      node({ action: { type: 'type', text: '{{amount|from:number:#,##0.##}}' } }),
+      node({ action: { type: 'type', text: '{{agree|bool:Yes/No}}' }, state: { typeMode: 'select' } }),
+    ];
+    expect(learnedSchema({}, nodes)).toEqual({
+      date: { type: 'date', optional: true, inferred: true, given: 'date:MM/DD/YYYY' },
+      at: { type: 'time', optional: true, inferred: true, given: 'time:h:mm A' },
+      amount: { type: 'number', optional: true, inferred: true, given: 'number:#,##0.##' },
+      agree: { type: 'boolean', optional: true, inferred: true },
+    });
+  });
   it('keeps what the caller declared over what it would infer, and stores nothing when there is nothing', () => {
     const nodes = [node({ action: { type: 'type', text: '{{dob|date:MM/DD/YYYY}}' } })];
     expect(learnedSchema({ dob: { type: 'string' } }, nodes)).toEqual({ dob: { type: 'string' } });

@@ -1,4 +1,4 @@
-import { kindImpliedBy } from '../params/format.js';
+import { formatSpec, kindImpliedBy } from '../params/format.js';
 import type { ParamKind, ParamSchema } from '../params/paramType.js';
 import { templateUses } from '../params/template.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
@@ -16,7 +16,11 @@ export function learnedSchema(declared: ParamSchema, newNodes: readonly Trajecto
       for (const use of safeUses(template)) {
         if (schema[use.name]) continue;
         const kind = kindImpliedBy(use.formats) ?? valueInputKind(node);
-        if (kind) schema[use.name] = { type: kind, optional: true, inferred: true };
+        if (!kind) continue;
+        // A value read from the user's own format (10/11/2011) keeps that reading: later values
+        // are read the same way, and refused before any action when they cannot be.
+        const from = use.formats[0]?.kind === 'from' ? use.formats[0] : undefined;
+        schema[use.name] = from ? { type: kind, optional: true, inferred: true, given: formatSpec([from.given]) } : { type: kind, optional: true, inferred: true };
       }
     }
   }

@@ -39,11 +39,16 @@ export function semanticName(target: Target | null, params: BoundParams): Pick<N
  */
 export function checkboxParam(target: Target | null, checkedAfter: boolean | null | undefined, params: BoundParams): string | undefined {
   if (!target || target.fingerprint.role !== 'checkbox' || checkedAfter == null) return undefined;
-  const label = ` ${fold(target.fingerprint.name)} `;
   const fits = Object.entries(params)
-    .filter(([name, value]) => asBoolean(value) === checkedAfter && words(name).every((word) => label.includes(` ${word}`)))
+    .filter(([name, value]) => asBoolean(value) === checkedAfter && nameFits(name, target.fingerprint.name))
     .map(([name]) => name);
   return fits.length === 1 ? fits[0] : undefined;
+}
+
+/** Every word of a parameter's name starts a word of the label: smsReminders and "SMS reminders". */
+function nameFits(name: string, label: string): boolean {
+  const folded = ` ${fold(label)} `;
+  return words(name).every((word) => folded.includes(` ${word}`));
 }
 
 function words(name: string): string[] {
@@ -63,26 +68,49 @@ function startsWithWords(long: string, short: string): boolean {
   return short !== '' && long.startsWith(`${short} `);
 }
 
+/** How a chosen option stands for parameters: their names, and the formats its text renders them in. */
+export type SelectBinding = { names: string[]; formats?: string };
+
 /**
  * The parameter a select was set from: the chosen option's value or label, case and punctuation
  * aside, or a label that starts with the value's words when no other option's label does (so the
- * replay, which chooses the same way, finds this option again).
+ * replay, which chooses the same way, finds this option again). A yes/no value given as true, on
+ * or 1 binds a Yes/No select whose label names the parameter (as a checkbox does), rendered as
+ * the select's own words.
  */
-export async function selectParam(page: Page, params: BoundParams): Promise<string[]> {
+export async function selectParam(page: Page, params: BoundParams, target: Target | null): Promise<SelectBinding> {
   const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { value: string; label: string; labels: string[] } | null;
-  if (!chosen) return [];
+  if (!chosen) return { names: [] };
   const byValue = paramsWithValue(params, chosen.value);
-  if (byValue.length > 0) return byValue;
+  if (byValue.length > 0) return { names: byValue };
   const byLabel = paramsWithValue(params, chosen.label);
-  if (byLabel.length > 0) return byLabel;
+  if (byLabel.length > 0) return { names: byLabel };
   const label = fold(chosen.label);
-  return Object.entries(params)
+  const byWords = Object.entries(params)
     .filter(([, value]) => {
       const wanted = fold(value);
       const fits = (other: string) => startsWithWords(fold(other), wanted);
       return startsWithWords(label, wanted) && chosen.labels.filter(fits).length === 1;
     })
     .map(([name]) => name);
+  if (byWords.length > 0) return { names: byWords };
+  return yesNoSelect(chosen, params, target);
+}
+
+function yesNoSelect(chosen: { label: string; labels: string[] }, params: BoundParams, target: Target | null): SelectBinding {
+  const picked = asBoolean(chosen.label);
+  if (picked === undefined || !target) return { names: [] };
+  // Exactly one option for each answer, so the other answer names one option too.
+  const opposite = chosen.labels.filter((label) => asBoolean(label) === !picked);
+  if (opposite.length !== 1 || chosen.labels.filter((label) => asBoolean(label) === picked).length !== 1) return { names: [] };
+  const fits = Object.entries(params)
+    .filter(([name, value]) => asBoolean(value) === picked && nameFits(name, target.fingerprint.name))
+    .map(([name]) => name);
+  if (fits.length !== 1) return { names: [] };
+  const [yes, no] = picked ? [chosen.label, opposite[0]!] : [opposite[0]!, chosen.label];
+  // The words go inside a placeholder: ones that cannot stand there leave the option unbound.
+  if (/[|{}/]/.test(yes + no)) return { names: [] };
+  return { names: fits, formats: `bool:${yes.trim()}/${no.trim()}` };
 }
 
 /** Parameter names a node puts on the page when replayed. */

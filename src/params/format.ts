@@ -15,7 +15,14 @@ export type Format =
   | { kind: 'number'; pattern: string }
   | { kind: 'money'; pattern: string }
   | { kind: 'phone'; pattern: string }
-  | { kind: 'word'; index: number };
+  | { kind: 'word'; index: number }
+  /**
+   * Reads the value as the user gave it (10/11/2011 as MM/DD/YYYY) into its canonical form, which
+   * the formats after it render; a canonical value passes as it is. Always first in a chain.
+   */
+  | { kind: 'from'; given: Extract<Format, { kind: 'date' | 'time' | 'number' }> }
+  /** A yes/no value (Yes, true, on, 1; No, false, off, 0) as the words a field shows for it. */
+  | { kind: 'bool'; yes: string; no: string };
 
 export type Inference =
   | { kind: 'match'; formats: Format[] }
@@ -36,6 +43,10 @@ export function kindImpliedBy(formats: readonly Format[]): ParamKind | undefined
       case 'money':
       case 'phone':
         return format.kind;
+      case 'from':
+        return format.given.kind;
+      case 'bool':
+        return 'boolean';
       case 'case':
       case 'word':
         break;

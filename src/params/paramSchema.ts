@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RoteError } from '../errors/roteError.js';
 import { PARAM_KINDS, ParamType, type ParamSchema, type ParamSpec } from './paramType.js';
+import { givenFormatOf } from './paramValue.js';
 
 /** One parameter's stored type (`ParamSpec`); recordings validate their `params` with it. */
 export const specSchema = z
@@ -10,6 +11,7 @@ export const specSchema = z
     optional: z.boolean().optional(),
     default: z.union([z.string(), z.number(), z.boolean()]).optional(),
     inferred: z.boolean().optional(),
+    given: z.string().min(1).optional(),
   })
   .strict();
 
@@ -19,6 +21,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function specProblem(spec: ParamSpec): string | undefined {
   if (spec.type === 'enum' && !spec.options) return "an enum needs its options, e.g. param.enum(['CA', 'NY'])";
   if (spec.type !== 'enum' && spec.options) return `options are only for enums, got options on a ${spec.type}`;
+  if (spec.given !== undefined && givenFormatOf(spec) === undefined) return `given ${JSON.stringify(spec.given)} is not how a ${spec.type} can be given; expected date:<pattern> for a date, time:<pattern> for a time, number:<pattern> for a number or money`;
   return undefined;
 }
 

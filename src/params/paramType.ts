@@ -17,6 +17,12 @@ export type ParamSpec = {
   default?: string | number | boolean;
   /** Not declared by the caller: inferred from how the recording used the value (a date typed as 04/01/1990). */
   inferred?: boolean;
+  /**
+   * How the recording was given this value, when not canonically: `date:MM/DD/YYYY`,
+   * `time:h:mm A`, `number:#,##0.##`. Later values are read that way (or canonically) and kept as
+   * given; the recorded steps render them the way each field took them.
+   */
+  given?: string;
 };
 
 /**

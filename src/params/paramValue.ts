@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { fold, asBoolean } from './fold.js';
 import type { ParamSpec } from './paramType.js';
 import { isSecret, revealSecret } from './secret.js';
+import { parseFormatSpec } from './formats/spec.js';
+import { describeGiven, readGiven, type GivenFormat } from './formats/given.js';
 
 /** A value checked against its type: the text it puts on the page, or what was wrong with it. */
 export type CheckedValue = { ok: true; text: string; secret: boolean } | { ok: false; expected: string };
@@ -19,6 +21,48 @@ const email = z.email();
  * YYYY-MM-DD, a boolean as true/false, an enum as its option's own spelling).
  */
 export function checkValue(value: unknown, spec: ParamSpec): CheckedValue {
+  const fail = (expected: string): CheckedValue => ({ ok: false, expected });
+  const ok = (text: string): CheckedValue => ({ ok: true, text, secret: false });
+  // A value in the format the recording was given it in (10/11/2011, 8:04 PM, 1,234.50) is kept
+  // as given: the recorded steps read it that way (see `from` in format.ts).
+  const given = givenFormatOf(spec);
+  if (given && typeof value === 'string' && !isSecret(value)) {
+    const canonical = readGiven(value, given);
+    if (canonical !== null) return ok(value.trim());
+    const checked = checkCanonical(value, spec);
+    return checked.ok ? checked : fail(`a ${spec.type} as ${describeGiven(given)}, the way the recording was given it, or ${canonicalForm(given)}`);
+  }
+  return checkCanonical(value, spec);
+}
+
+/** The reading a spec's `given` names, when it fits the spec's type. */
+export function givenFormatOf(spec: ParamSpec): GivenFormat | undefined {
+  if (spec.given === undefined) return undefined;
+  let formats;
+  try {
+    formats = parseFormatSpec(spec.given);
+  } catch {
+    return undefined;
+  }
+  const [format] = formats;
+  if (formats.length !== 1 || !format) return undefined;
+  switch (format.kind) {
+    case 'date': return spec.type === 'date' ? format : undefined;
+    case 'time': return spec.type === 'time' ? format : undefined;
+    case 'number': return spec.type === 'number' || spec.type === 'money' ? format : undefined;
+    default: return undefined;
+  }
+}
+
+function canonicalForm(given: GivenFormat): string {
+  switch (given.kind) {
+    case 'date': return 'as YYYY-MM-DD';
+    case 'time': return 'as a 24-hour HH:MM';
+    case 'number': return 'as a plain number (1234.5)';
+  }
+}
+
+function checkCanonical(value: unknown, spec: ParamSpec): CheckedValue {
   const fail = (expected: string): CheckedValue => ({ ok: false, expected });
   const ok = (text: string): CheckedValue => ({ ok: true, text, secret: false });
   if (isSecret(value)) {
@@ -42,7 +86,10 @@ export function checkValue(value: unknown, spec: ParamSpec): CheckedValue {
     case 'boolean': {
       if (typeof value === 'boolean') return ok(value ? 'true' : 'false');
       const read = typeof value === 'string' ? asBoolean(value) : undefined;
-      return read === undefined ? fail('a boolean (true/false, or "yes"/"no")') : ok(read ? 'true' : 'false');
+      if (read === undefined) return fail('a boolean (true/false, yes/no, on/off or 1/0)');
+      // Inferred from a recording, a yes/no stays as given (Yes, on, 1): its steps were recorded
+      // from that text, and render it the way each field shows it (see `bool` in format.ts).
+      return ok(spec.inferred ? (value as string).trim() : read ? 'true' : 'false');
     }
     case 'date':
       return checkDate(value);

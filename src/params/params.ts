@@ -50,7 +50,7 @@ export function bindParams(input: unknown, where: string, schema: ParamSchema = 
     }
     const checked = checkValue(value, spec);
     if (!checked.ok) {
-      problems.push(`params.${name} must be ${checked.expected}${spec.inferred ? ' (the recording typed it as one)' : ''}, got ${isSecret(value) ? 'a secret' : describe(value)}`);
+      problems.push(`params.${name} must be ${checked.expected}${spec.inferred && spec.given === undefined ? ' (the recording typed it as one)' : ''}, got ${isSecret(value) ? 'a secret' : describe(value)}`);
       continue;
     }
     bound[name] = checked.text;

@@ -41,6 +41,8 @@ describe('taskTemplate', () => {
     expect(taskTemplate('Fill in the form on the page', { subscribe: 'on' })).toBe('Fill in the form on the page');
     expect(taskTemplate('Set newsletter to "on"', { subscribe: 'on' })).toBe('Set newsletter to "{{subscribe}}"');
     expect(taskTemplate('Ship to US now', { country: 'US' })).toBe('Ship to {{country}} now');
+    expect(taskTemplate('Fill in the form and send it', { comment: 'the', other: 'and' })).toBe('Fill in the form and send it');
+    expect(taskTemplate('Book the evening shift', { shift: 'evening' })).toBe('Book the {{shift}} shift');
   });
 
   it('hides a secret wherever it stands', () => {

@@ -11,9 +11,9 @@ import { secretNames } from './secret.js';
  * like the "the" of a free-text comment that also stands in "Fill in the form").
  *
  * A quoted value counts whatever its length (`password "US"`). Unquoted, a short all-lowercase
- * value ("a", "on", "no") is left alone: it is an ordinary word far more often than it is the
- * value, and replacing it only for the runs whose value happens to be that word would move the
- * key from run to run. Secret values are replaced wherever they stand (see hideSecrets).
+ * value ("a", "on", "no") or a function word ("the", "and") is left alone: it is an ordinary word
+ * of the sentence far more often than it is the value, and replacing it only for the runs whose
+ * value happens to be that word would move the key from run to run. Secret values are replaced wherever they stand (see hideSecrets).
  */
 export function taskTemplate(task: string, params: BoundParams): string {
   const secrets = secretNames(params);
@@ -35,7 +35,7 @@ export function taskTemplate(task: string, params: BoundParams): string {
     // Quoted: between a pair of the same quotes, straight or typographic.
     const quoted = new RegExp(`(["'\u2018\u2019\u201C\u201D\u00AB\u00BB\`])${escaped}(["'\u2018\u2019\u201C\u201D\u00AB\u00BB\`])`, 'gu');
     template = template.replace(quoted, (whole, open: string, close: string) => (pairs(open, close) ? `${open}${token(placeholder)}${close}` : whole));
-    if (value.length < 3 && /^\p{Ll}+$/u.test(value)) continue;
+    if (/^\p{Ll}+$/u.test(value) && (value.length < 3 || FUNCTION_WORDS.has(value))) continue;
     // As whole words: no letter, digit or _ against it, and a number is not part of a longer one
     // (12 in 12.5, 2024 in 2024-01-15).
     const word = new RegExp(`(?<![\\p{L}\\p{N}_\u0000])(?<!\\p{N}[.,:/-])${escaped}(?![\\p{L}\\p{N}_\u0000])(?![.,:/-]\\p{N})`, 'gu');
@@ -43,6 +43,14 @@ export function taskTemplate(task: string, params: BoundParams): string {
   }
   return template.replace(/\u0000(\d+)\u0000/g, (_whole, index: string) => tokens[Number(index)]!);
 }
+
+/**
+ * English words that make up the sentence of a task rather than name its data: a value that is
+ * one of them ("the", "and") is taken for a parameter only where the task quotes it.
+ */
+const FUNCTION_WORDS = new Set(
+  'the and for with from into onto that this these those then than you your our are was were has have had not but all any its his her she him they them their there here what when where which who whom whose will would can could should may might must shall each every some such only also just more most other out over under about after before again off per via nor yet'.split(' '),
+);
 
 const CLOSING: Record<string, string> = { '"': '"', "'": "'", '`': '`', '\u2018': '\u2019', '\u201C': '\u201D', '\u00AB': '\u00BB', '\u2019': '\u2019', '\u201D': '\u201D', '\u00BB': '\u00AB' };
 

@@ -1,5 +1,7 @@
 import type { Format } from '../format.js';
 import { renderDate } from './date.js';
+import { readGiven } from './given.js';
+import { asBoolean } from '../fold.js';
 import { renderNumber } from './number.js';
 import { renderPhone } from './phone.js';
 import { applyCase, wordOf } from './text.js';
@@ -28,6 +30,11 @@ function applyOne(value: string, format: Format): string | null {
     case 'money': return renderNumber(value, format.pattern, true);
     case 'phone': return renderPhone(value, format.pattern);
     case 'word': return wordOf(value, format.index);
+    case 'from': return readGiven(value, format.given);
+    case 'bool': {
+      const yes = asBoolean(value);
+      return yes === undefined ? null : yes ? format.yes : format.no;
+    }
     default: return null;
   }
 }

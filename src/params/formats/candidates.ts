@@ -2,6 +2,7 @@ import type { Format, ParamKind } from '../format.js';
 import { dateChains, DATE_PROBES, parseIsoDate, unpadDate } from './date.js';
 import { CURRENCY_SYMBOLS, NUMBER_PROBES, numberChains } from './number.js';
 import { isPhoneLike, phoneChainFromText, phoneChains, PHONE_PROBES } from './phone.js';
+import { givenReadings, readGiven } from './given.js';
 import { textChains, TEXT_PROBES } from './text.js';
 import { timeChains, TIME_PROBES, unpadTime } from './time.js';
 
@@ -17,7 +18,9 @@ export const PROBES: Record<Family, readonly string[]> = {
 };
 
 export function familyOf(chain: readonly Format[]): Family {
-  switch (chain[0]?.kind) {
+  const first = chain[0];
+  if (first?.kind === 'from') return familyOf([first.given]);
+  switch (first?.kind) {
     case 'date': return 'date';
     case 'time': return 'time';
     case 'number':
@@ -33,6 +36,50 @@ export function familyOf(chain: readonly Format[]): Family {
  * never read as a date (only an ISO value is).
  */
 export function candidateChains(value: string, kind?: ParamKind): Format[][] {
+  return [...canonicalChains(value, kind), ...givenChains(value, kind)];
+}
+
+/**
+ * Chains for a value given in the user's own format (10/11/2011, 8:04 PM, 1,234.50): each
+ * reading of it, alone (the canonical form a date or time input holds) and followed by every
+ * chain of the canonical value it reads as. Readings that disagree (month or day first) stay
+ * apart, so a text only one of them explains proves that one, and one both explain is ambiguous.
+ */
+function givenChains(value: string, kind?: ParamKind): Format[][] {
+  const families: ('date' | 'time' | 'number')[] = [];
+  switch (kind) {
+    case 'date':
+    case 'time':
+      families.push(kind);
+      break;
+    case 'number':
+    case 'money':
+      families.push('number');
+      break;
+    case undefined:
+      families.push('date', 'time', 'number');
+      break;
+    case 'integer':
+    case 'string':
+    case 'email':
+    case 'enum':
+    case 'phone':
+    case 'boolean':
+    case 'secret':
+      break;
+  }
+  return families.flatMap((family) =>
+    givenReadings(value, family).flatMap((given) => {
+      const canonical = readGiven(value, given);
+      if (canonical === null) return [];
+      const from: Format = { kind: 'from', given };
+      const canonicalKind = kind ?? family;
+      return [[from], ...canonicalChains(canonical, canonicalKind).map((chain) => [from, ...chain])];
+    }),
+  );
+}
+
+function canonicalChains(value: string, kind?: ParamKind): Format[][] {
   switch (kind) {
     case 'date': return dateChains(value);
     case 'time': return timeChains(value);
@@ -72,6 +119,7 @@ export function unpadded(chain: readonly Format[]): Format[] {
   return chain.map((format): Format => {
     if (format.kind === 'date') return { kind: 'date', pattern: unpadDate(format.pattern) };
     if (format.kind === 'time') return { kind: 'time', pattern: unpadTime(format.pattern) };
+    if (format.kind === 'from') return { kind: 'from', given: unpadded([format.given])[0] as typeof format.given };
     return format;
   });
 }

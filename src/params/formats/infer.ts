@@ -44,10 +44,13 @@ function classify(value: string, text: string, matching: readonly Format[][]): I
   const readings = new Map<string, Format[]>();
   for (const chain of needed) {
     const family = familyOf(chain);
-    const key = `${family}:${JSON.stringify(PROBES[family].map((probe) => applyFormats(probe, chain)))}`;
+    // Probes are canonical, which a reading passes through unread: readings that differ (month
+    // or day first) are told apart by the reading itself, never merged because they render alike.
+    const reading = chain[0]?.kind === 'from' ? formatSpec([chain[0]]) : '';
+    const key = `${family}:${reading}:${JSON.stringify(PROBES[family].map((probe) => applyFormats(probe, chain)))}`;
     if (!readings.has(key)) readings.set(key, chain);
   }
-  const distinct = [...readings.values()];
+  const distinct = canonicalFirst([...readings.values()]);
   if (distinct.length === 0) return { kind: 'none' };
   if (distinct.length === 1) return { kind: 'match', formats: distinct[0]! };
   const shapes = new Set(distinct.map((chain) => formatSpec(unpadded(chain))));
@@ -56,4 +59,15 @@ function classify(value: string, text: string, matching: readonly Format[][]): I
     return { kind: 'match', formats: padded };
   }
   return { kind: 'ambiguous', readings: distinct };
+}
+
+/**
+ * A text that is the canonical form of the value read one way (2011-10-11, 20:04, 1234.50: what
+ * a date, time or number input holds) is that reading alone: the renderings that happen to
+ * agree with it on this value (HH:mm, 0.00) are not other readings of the same evidence.
+ */
+function canonicalFirst(readings: readonly Format[][]): Format[][] {
+  const bare = new Set(readings.filter((chain) => chain.length === 1 && chain[0]!.kind === 'from').map((chain) => formatSpec(chain)));
+  if (bare.size === 0) return [...readings];
+  return readings.filter((chain) => chain[0]?.kind !== 'from' || chain.length === 1 || !bare.has(formatSpec([chain[0]])));
 }
