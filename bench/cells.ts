@@ -1,10 +1,10 @@
 import type { Browser } from 'playwright';
 import type { RunResult } from '../src/engine/runResult.js';
 import { Rote } from '../src/rote.js';
-import type { BenchApp, BenchAppSpec, ExpectedOutcome, PerturbationName } from './apps/contract.js';
-import { PERTURBATIONS } from './apps/contract.js';
+import type { BenchApp, BenchAppSpec, BenchParams, ExpectedOutcome, PerturbationName, ValueCellName } from './apps/contract.js';
+import { PERTURBATIONS, VALUE_CELLS } from './apps/contract.js';
 
-export type CellKind = 'record' | 'new-values' | PerturbationName;
+export type CellKind = 'record' | 'new-values' | PerturbationName | ValueCellName;
 
 /** One run of one app under one condition, checked on the server. */
 export type CellResult = {
@@ -41,6 +41,7 @@ export async function runThroughRote(
   app: BenchApp,
   paramsIndex: number,
   mode: 'auto' | 'record' = 'auto',
+  valueCell?: ValueCellName,
 ): Promise<{ result: RunResult; wallMs: number; problems: string[]; destructive: number }> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
@@ -48,15 +49,23 @@ export async function runThroughRote(
   const submissionsBefore = app.submissions.length;
   try {
     await page.goto(app.startUrl);
-    const params = spec.params(paramsIndex);
+    const params = paramsFor(spec, paramsIndex, valueCell);
     const started = performance.now();
-    const result = await rote.run(page, { task: spec.task, params, agent: spec.agent(page), mode, checkTimeout: 2500 });
+    const result = await rote.run(page, { task: spec.taskText?.(params) ?? spec.task, params, agent: spec.agent(page), mode, checkTimeout: 2500 });
     const wallMs = performance.now() - started;
     const problems = app.submissions.length > submissionsBefore ? spec.verify(app, params).filter((problem) => !/destructive/.test(problem)) : ['no submission'];
     return { result, wallMs, problems, destructive: app.destructiveClicks - destructiveBefore };
   } finally {
     await context.close();
   }
+}
+
+/** The values of run `index`: the app's own, or those its value cell stresses. */
+export function paramsFor(spec: BenchAppSpec, index: number, valueCell?: ValueCellName): BenchParams {
+  if (valueCell === undefined) return spec.params(index);
+  const values = spec.valueCells?.[valueCell];
+  if (!values) throw new Error(`${spec.name} has no value cell ${valueCell}`);
+  return values(index);
 }
 
 /** Runs the plain Playwright baseline once on a fresh page; returns its wall time. */
@@ -101,7 +110,8 @@ export function metExpectation(expected: CellResult['expected'], cell: Omit<Cell
 export function expectedOutcome(cell: CellKind): CellResult['expected'] {
   if (cell === 'record') return 'agent';
   if (cell === 'new-values') return 'hit';
-  return PERTURBATIONS[cell];
+  if (cell in VALUE_CELLS) return VALUE_CELLS[cell as ValueCellName];
+  return PERTURBATIONS[cell as PerturbationName];
 }
 
 export function cellFrom(

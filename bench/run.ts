@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright';
 import { launchBrowser } from '../src/browser/launch.js';
 import { Rote } from '../src/rote.js';
-import type { BenchApp, BenchAppSpec, PerturbationName } from './apps/contract.js';
+import type { BenchApp, BenchAppSpec, PerturbationName, ValueCellName } from './apps/contract.js';
 import { SPECS } from './apps/specs.js';
 import { cellFrom, runBaseline, runThroughRote, type CellResult } from './cells.js';
 import { measureLookup, type LookupFigures } from './lookup.js';
@@ -75,10 +75,10 @@ async function recordAndTime(browser: Browser, spec: BenchAppSpec, options: Benc
 }
 
 /** An agent-only run of the same cell: the agent does everything, in a store that knows nothing. */
-async function agentOnlyCalls(browser: Browser, state: AppState, perturbation: PerturbationName | null, index: number): Promise<number> {
+async function agentOnlyCalls(browser: Browser, state: AppState, perturbation: PerturbationName | null, index: number, valueCell?: ValueCellName): Promise<number> {
   state.app.reset();
   state.app.setPerturbation(perturbation);
-  const run = await runThroughRote(browser, state.agentOnly, state.spec, state.app, index, 'record');
+  const run = await runThroughRote(browser, state.agentOnly, state.spec, state.app, index, 'record', valueCell);
   state.app.reset();
   return run.result.agentCalls;
 }
@@ -104,6 +104,19 @@ async function perturbations(browser: Browser, state: AppState, options: BenchOp
       const cell = cellFrom(spec, perturbation, meeting, run, agentOnly);
       cells.push(cell);
       log(`${spec.name}: ${perturbation} #${meeting}: ${cell.status}, ${cell.agentCalls} agent calls${cell.met ? '' : ' (NOT as expected)'}`);
+    }
+  }
+  // Value cells: no perturbation, values as users give them (each met twice in the full run, once in the quick one).
+  for (const valueCell of Object.keys(spec.valueCells ?? {}) as ValueCellName[]) {
+    let agentOnly: number | null = null;
+    for (let meeting = 1; meeting <= (options.quick ? 1 : 2); meeting++) {
+      const index = state.nextParams++;
+      app.reset();
+      const run = await runThroughRote(browser, state.rote, spec, app, index, 'auto', valueCell);
+      agentOnly ??= await agentOnlyCalls(browser, state, null, index, valueCell);
+      const cell = cellFrom(spec, valueCell, meeting, run, agentOnly);
+      cells.push(cell);
+      log(`${spec.name}: ${valueCell} #${meeting}: ${cell.status}, ${cell.agentCalls} agent calls${cell.met ? '' : ' (NOT as expected)'}`);
     }
   }
   return cells;

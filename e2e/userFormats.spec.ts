@@ -107,3 +107,18 @@ test('a date whose reading the recording cannot prove stays literal: another dat
   expect(handed.status).toBe('mixed');
   expect(app.submissions.at(-1)!.fields.date).toBe('2024-06-07');
 });
+
+test('a yes/no select recorded with a value spelled like its option still follows the next spelling; a value it has no option for hands over', async ({ app, runOn }) => {
+  const task = 'Book the room';
+  const fixed = { date: '10/21/2011', time: '8:04 PM', arrival: '15.01.2024', reminders: '1', country: 'Germany' };
+  const recorded = await runOn('/booking', { task, params: { ...fixed, newsletter: 'No' } });
+  expect(recorded.status, recorded.error).toBe('agent');
+  const replayed = await runOn('/booking', { task, params: { ...fixed, newsletter: 'true' } });
+  replayedFromCache(replayed, 'newsletter true');
+  expect(app.submissions.at(-1)!.fields.newsletter).toBe('Y');
+  // "Germany" was chosen by its label; a country the select does not list is not typed blindly.
+  const unknown = await runOn('/booking', { task, params: { ...fixed, newsletter: 'no', country: 'Atlantis' }, mode: 'replay-only' });
+  expect(unknown.status).toBe('diverged');
+  expect(unknown.divergences[0]?.reason).toContain('the select has no option for {{country}}');
+  expect(app.submissions).toHaveLength(2);
+});

@@ -54,6 +54,29 @@ export const PERTURBATIONS = {
 } as const;
 
 export type PerturbationName = keyof typeof PERTURBATIONS;
+
+/**
+ * Runs with no perturbation whose values stress one way users give them, each a should-hit cell:
+ * the same recording must replay them with zero agent calls, every value right on the server.
+ */
+export const VALUE_CELLS = {
+  /** A long free-text value whose words (the, on, by, shelf) also stand in the task text. */
+  freeTextInTask: 'hit',
+  /** One- and two-character values, one of them in the task text. */
+  shortValues: 'hit',
+  /** Dates given as MM/DD/YYYY and "Mon D, YYYY", into a native date input and a DD.MM.YYYY text field. */
+  userDates: 'hit',
+  /** Times given as 12-hour "h:mm AM", into a native time input (midnight and noon too). */
+  userTimes: 'hit',
+  /** Amounts given with grouping ("1,234,567.89"), or small, into a plain text field. */
+  groupedNumbers: 'hit',
+  /** Yes/no given as Yes, true, on, 1 (and No, false, off, 0) into a Yes/No select. */
+  yesNo: 'hit',
+  /** A select whose labels ("Very good") differ from the values given ("VG"). */
+  selectLabels: 'hit',
+} as const;
+
+export type ValueCellName = keyof typeof VALUE_CELLS;
 export type ExpectedOutcome = (typeof PERTURBATIONS)[PerturbationName];
 
 /**
@@ -105,4 +128,11 @@ export type BenchAppSpec = {
   baseline(page: Page, params: BenchParams): Promise<void>;
   /** What is wrong with the server's record of this run (empty when the task succeeded). */
   verify(app: BenchApp, params: BenchParams): string[];
+  /**
+   * The task as a user writes it for these values (plain text, its values in it), when the app
+   * is run that way: rote must find one key for all of them. Without it, `task` is passed as a template.
+   */
+  taskText?(params: BenchParams): string;
+  /** The value cells this app has: the params of run `index` for each (see VALUE_CELLS). */
+  valueCells?: Partial<Record<ValueCellName, (index: number) => BenchParams>>;
 };

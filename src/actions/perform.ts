@@ -110,7 +110,7 @@ async function setFocusedValue(page: Page, text: string): Promise<void> {
  * Runs in the page with the text to choose. A string, not a function: bundlers that rename
  * or wrap inner functions (esbuild's keepNames) would break a serialized closure.
  */
-const SELECT_FOCUSED_OPTION = `(function (wanted) {
+const SELECT_FOCUSED_OPTION = `(function (wanted, dryRun) {
   var select = document.activeElement;
   if (!(select instanceof HTMLSelectElement)) return { ok: false, why: 'the focused element is no longer a <select>' };
   var fold = function (value) { return value.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim(); };
@@ -124,6 +124,7 @@ const SELECT_FOCUSED_OPTION = `(function (wanted) {
     options.find(function (o) { return fold(o.value) === w || fold(o.label) === w; }) ||
     (byPrefix.length === 1 ? byPrefix[0] : undefined);
   if (!match) return { ok: false, why: 'no option matches ' + JSON.stringify(wanted) + ' (options: ' + options.map(function (o) { return o.label; }).join(', ') + ')' };
+  if (dryRun) return { ok: true };
   select.value = match.value;
   select.dispatchEvent(new Event('input', { bubbles: true }));
   select.dispatchEvent(new Event('change', { bubbles: true }));
@@ -134,6 +135,15 @@ const SELECT_FOCUSED_OPTION = `(function (wanted) {
  * Chooses the option of the focused <select> whose value or label matches, case and punctuation
  * aside; failing that, the one option whose label starts with the text's words.
  */
+/**
+ * Whether the focused <select> has the option `text` would choose, without choosing it: a replay
+ * whose new value names no option hands over before acting, instead of failing halfway.
+ */
+export async function focusedSelectHasOption(page: Page, text: string): Promise<boolean> {
+  const found = (await page.evaluate(`${SELECT_FOCUSED_OPTION}(${JSON.stringify(text)}, true)`).catch(() => ({ ok: false }))) as { ok: boolean };
+  return found.ok;
+}
+
 async function selectFocusedOption(page: Page, text: string): Promise<void> {
   const chosen = (await page.evaluate(`${SELECT_FOCUSED_OPTION}(${JSON.stringify(text)})`)) as { ok: boolean; why?: string };
   if (!chosen.ok) throw new Error(chosen.why);

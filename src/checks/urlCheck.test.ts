@@ -43,3 +43,9 @@ describe('a URL that shows a value in the form it was typed in', () => {
     expect(compareUrls(recorded, 'http://a.test/saved?start=12%2F03%2F2023&amount=12000', { amount: '12,000', start: '2023/12/02' })).not.toBeNull();
   });
 });
+
+describe('a URL part that only looks like a value in another case', () => {
+  it('stays as it is', () => {
+    expect(templatedUrl('http://a.test/books/new', { condition: 'NEW' })).toBe('http://a.test/books/new');
+  });
+});

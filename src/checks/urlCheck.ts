@@ -1,5 +1,6 @@
 import type { BoundParams } from '../params/params.js';
-import { hideSecrets, isTemplate, renderKnown, templatize } from '../params/template.js';
+import { kindImpliedBy } from '../params/format.js';
+import { hideSecrets, isTemplate, renderKnown, templateUses, templatize } from '../params/template.js';
 
 const PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
@@ -40,8 +41,12 @@ export function templatedUrl(url: string, params: BoundParams): string {
     // 2024/01/15) stands for it too, when that reading is sure; compareUrls renders it back.
     if (decoded.trim().length < 2) return raw;
     const read = templatize(decoded, params);
+    const [use] = templateUses(read.template);
+    // Only a reading a format proves (a date, a time, an amount): a case change or a word of a
+    // value is chance in a URL ("/books/new" is not a condition "NEW" in lower case).
+    const proved = use !== undefined && kindImpliedBy(use.formats) !== undefined && kindImpliedBy(use.formats) !== 'boolean';
     // A number format's # would start the URL's fragment: it is kept percent-encoded, as the part was.
-    return read.ambiguous.length === 0 && read.literal.length === 0 && /^\{\{[^{}]+\}\}$/.test(read.template) ? read.template.replace(/#/g, '%23') : raw;
+    return proved && read.ambiguous.length === 0 && read.literal.length === 0 && /^\{\{[^{}]+\}\}$/.test(read.template) ? read.template.replace(/#/g, '%23') : raw;
   };
   const path = parsed.pathname
     .split('/')

@@ -81,6 +81,10 @@ export type SelectBinding = { names: string[]; formats?: string };
 export async function selectParam(page: Page, params: BoundParams, target: Target | null): Promise<SelectBinding> {
   const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { value: string; label: string; labels: string[] } | null;
   if (!chosen) return { names: [] };
+  // A yes/no answer is bound as one first: "No" chosen for a value "No" must still choose "No"
+  // when the next value is written "false".
+  const yesNo = yesNoSelect(chosen, params, target);
+  if (yesNo.names.length > 0) return yesNo;
   const byValue = paramsWithValue(params, chosen.value);
   if (byValue.length > 0) return { names: byValue };
   const byLabel = paramsWithValue(params, chosen.label);
@@ -93,8 +97,7 @@ export async function selectParam(page: Page, params: BoundParams, target: Targe
       return startsWithWords(label, wanted) && chosen.labels.filter(fits).length === 1;
     })
     .map(([name]) => name);
-  if (byWords.length > 0) return { names: byWords };
-  return yesNoSelect(chosen, params, target);
+  return { names: byWords };
 }
 
 function yesNoSelect(chosen: { label: string; labels: string[] }, params: BoundParams, target: Target | null): SelectBinding {

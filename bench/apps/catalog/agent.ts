@@ -18,7 +18,8 @@
 import type { Page } from 'playwright';
 import type { Agent, AgentAnswer, Observation } from '../../../src/agent/agent.js';
 import { clickOrScroll, typeOver, type Viewport } from '../../../src/demo/agentKit.js';
-import { STOP_AT_LEAST } from './data.js';
+import { ACQUISITION_FIELDS, STOP_AT_LEAST } from './data.js';
+import { acquisitionExpected } from './params.js';
 import { ICON_MARKUP } from './icons.js';
 import { catalogSnapshot, type CatalogSnapshot, type TextField } from './snapshot.js';
 
@@ -73,8 +74,50 @@ function newBook(snap: CatalogSnapshot, params: Record<string, string>): AgentAn
   if (!snap.isbn) return { done: true, answer: 'Cannot find the ISBN field' };
   const isbn = fill(snap.isbn, params.isbn ?? '', viewport, 'ISBN');
   if (isbn) return isbn;
+  const acquisition = acquire(snap, params);
+  if (acquisition) return acquisition;
   if (snap.error) return { done: true, answer: `Cannot continue: ${snap.error}` };
   return clickButton(snap, 'Next') ?? { done: true, answer: 'Cannot find "Next"' };
+}
+
+/**
+ * The "Acquisition" fields, as a person fills them from the values as given: each value read the
+ * way the user wrote it and put in the form its field takes (a native date typed month first, as
+ * Chromium's en-US date input takes keys; a native time as its digits and AM/PM; the select's
+ * option with the words for the value).
+ */
+function acquire(snap: CatalogSnapshot, params: Record<string, string>): AgentAnswer | null {
+  const wanted = acquisitionExpected(params);
+  for (const field of ACQUISITION_FIELDS) {
+    const live = snap.labelled.find((entry) => entry.label === field.label);
+    if (!live) return { done: true, answer: `Cannot find the "${field.label}" field` };
+    const want = wanted[field.param]!;
+    switch (field.control) {
+      case 'select': {
+        if (live.value === want) continue;
+        const option = live.options.find((o) => o.value === want);
+        if (!option) return { done: true, answer: `"${field.label}" has no option for ${params[field.param]}` };
+        return clickOrScroll(live.box, snap.viewport, [{ type: 'type', text: option.label }], `Choose "${field.label}"`) ?? wait(`Wait for "${field.label}" to show`);
+      }
+      case 'date': {
+        if (live.value === want) continue;
+        const [y, m, d] = want.split('-');
+        return clickOrScroll(live.box, snap.viewport, [{ type: 'type', text: `${m}/${d}/${y}` }], `Fill "${field.label}"`) ?? wait(`Wait for "${field.label}" to show`);
+      }
+      case 'time': {
+        if (live.value === want) continue;
+        const [h, min] = want.split(':').map(Number) as [number, number];
+        const keys = `${String(h % 12 === 0 ? 12 : h % 12).padStart(2, '0')}${String(min).padStart(2, '0')}${h < 12 ? 'AM' : 'PM'}`;
+        return clickOrScroll(live.box, snap.viewport, [{ type: 'type', text: keys }], `Fill "${field.label}"`) ?? wait(`Wait for "${field.label}" to show`);
+      }
+      case 'text': {
+        const answer = fill(live, want, snap.viewport, field.label);
+        if (answer) return answer;
+        continue;
+      }
+    }
+  }
+  return null;
 }
 
 function shelf(snap: CatalogSnapshot, params: Record<string, string>): AgentAnswer {

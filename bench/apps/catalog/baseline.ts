@@ -5,7 +5,8 @@
  */
 import type { Dialog, Locator, Page } from 'playwright';
 import type { BenchParams } from '../contract.js';
-import { DETAIL_FIELDS, ROW_HEADERS, STOP_AT_LEAST } from './data.js';
+import { ACQUISITION_FIELDS, DETAIL_FIELDS, ROW_HEADERS, STOP_AT_LEAST } from './data.js';
+import { acquisitionExpected } from './params.js';
 
 /**
  * The table row of the `cell` (th or td) whose whole text is `text`. The row is the cell's parent:
@@ -31,6 +32,7 @@ export async function catalogBaseline(page: Page, params: BenchParams): Promise<
     }
     await type(page.getByPlaceholder('Publisher', { exact: true }), text('publisher'));
     await type(page.locator('#isbn'), text('isbn'));
+    await fillAcquisition(page, params);
     await Promise.all([page.waitForURL(/\/shelf$/), page.getByRole('button', { name: 'Next', exact: true }).click()]);
 
     await row(page, 'td', text('shelf')).getByRole('button', { name: 'Assign', exact: true }).click();
@@ -46,5 +48,17 @@ export async function catalogBaseline(page: Page, params: BenchParams): Promise<
     await page.getByRole('heading', { name: 'Book published', exact: true }).waitFor();
   } finally {
     page.off('dialog', accept);
+  }
+}
+
+/** The "Acquisition" fields, each in the form it takes (a native input set to its ISO value, a select by value). */
+export async function fillAcquisition(page: Page, params: BenchParams): Promise<void> {
+  const acquisition = acquisitionExpected(params);
+  for (const field of ACQUISITION_FIELDS) {
+    const control = page.getByLabel(field.label, { exact: true });
+    const want = acquisition[field.param]!;
+    if (field.control === 'select') await control.selectOption(want);
+    else if (field.control === 'date' || field.control === 'time') await control.fill(want);
+    else await type(control, want);
   }
 }

@@ -8,7 +8,9 @@ import { navigationWatch } from '../../../src/checks/settle.js';
 import type { BenchParams, PerturbationName } from '../contract.js';
 import { decideCatalog } from './agent.js';
 import { ICON_MARKUP } from './icons.js';
-import { isbn } from './params.js';
+import { acquisitionExpected, isbn } from './params.js';
+import { fillAcquisition } from './baseline.js';
+import { ACQUISITION_FIELDS, CONDITION_OPTIONS, LOANABLE_OPTIONS } from './data.js';
 import type { CatalogApp } from './server.js';
 import { startCatalogApp } from './server.js';
 import type { CatalogSnapshot } from './snapshot.js';
@@ -86,9 +88,21 @@ async function drive(page: Page, params: BenchParams): Promise<{ answer: string 
 
 const box = (x: number, y: number, width = 100, height = 20) => ({ x, y, width, height });
 
+/** The acquisition fields as the page shows them once filled for `values`. */
+function acquired(values: Record<string, string | boolean>): CatalogSnapshot['labelled'] {
+  const want = acquisitionExpected(values);
+  return ACQUISITION_FIELDS.map((field, i) => ({
+    label: field.label,
+    type: field.control,
+    value: want[field.param]!,
+    box: box(200, 320 + i * 28),
+    options: field.param === 'loanable' ? [...LOANABLE_OPTIONS] : field.param === 'condition' ? [...CONDITION_OPTIONS] : [],
+  }));
+}
+
 const EMPTY: CatalogSnapshot = {
   viewport: VIEWPORT, dialog: null, loading: false, heading: null, confirmation: null, error: null, rows: [], publisher: null, isbn: null,
-  buttons: [], shelves: [], selectedShelf: null, icons: [], progress: null, textareas: [], requiredUnchecked: [],
+  buttons: [], shelves: [], selectedShelf: null, icons: [], progress: null, textareas: [], requiredUnchecked: [], labelled: [],
 };
 
 describe('catalog params', () => {
@@ -139,7 +153,24 @@ describe('catalog agent decisions', () => {
     expect(decideCatalog({ ...authored, rows }, params)).toMatchObject({ intent: 'Fill "Publisher"' });
     const published = { ...authored, rows, publisher: { value: 'Meridian House', box: box(200, 240) } };
     expect(decideCatalog(published, params)).toMatchObject({ actions: [{ type: 'click', y: 290 }, { type: 'type' }], intent: 'Fill "ISBN"' });
-    expect(decideCatalog({ ...published, isbn: { value: params.isbn, box: box(200, 280) } }, params)).toMatchObject({ intent: 'Click "Next"' });
+    const isbned = { ...published, isbn: { value: params.isbn, box: box(200, 280) } };
+    expect(decideCatalog(isbned, params)).toEqual({ done: true, answer: 'Cannot find the "Acquired on" field' });
+    expect(decideCatalog({ ...isbned, labelled: acquired(params).map((field) => ({ ...field, value: '' })) }, params)).toMatchObject({ intent: 'Fill "Acquired on"' });
+    expect(decideCatalog({ ...isbned, labelled: acquired(params) }, params)).toMatchObject({ intent: 'Click "Next"' });
+  });
+
+  it('fills the acquisition fields from values as the user gave them, each the way its field takes it', () => {
+    const given = { ...params, acquired: '10/21/2011', returnBy: 'Jan 5, 2024', opens: '8:04 PM', price: '1,234.50', loanable: 'on', condition: 'VG', copy: '7' };
+    const empty = acquired(given).map((field) => ({ ...field, value: '' }));
+    const page = { ...page1, rows: page1.rows.map((r) => ({ ...r, value: String((params as Record<string, string>)[r.header === 'Category' ? 'genre' : r.header.toLowerCase()]) })), publisher: { value: params.publisher, box: box(200, 240) }, isbn: { value: params.isbn, box: box(200, 280) } };
+    const step = (filled: number) => decideCatalog({ ...page, labelled: [...acquired(given).slice(0, filled), ...empty.slice(filled)] }, given);
+    expect(step(0)).toMatchObject({ actions: [{ type: 'click' }, { type: 'type', text: '10/21/2011' }], intent: 'Fill "Acquired on"' });
+    expect(step(1)).toMatchObject({ actions: [{ type: 'click' }, { type: 'type', text: '05.01.2024' }], intent: 'Fill "Return by (DD.MM.YYYY)"' });
+    expect(step(2)).toMatchObject({ actions: [{ type: 'click' }, { type: 'type', text: '0804PM' }] });
+    expect(step(3)).toMatchObject({ actions: [{ type: 'click' }, { type: 'type', text: '1234.50' }] });
+    expect(step(4)).toMatchObject({ actions: [{ type: 'click' }, { type: 'type', text: 'Yes' }] });
+    expect(step(5)).toMatchObject({ actions: [{ type: 'click' }, { type: 'type', text: 'Very good' }] });
+    expect(step(6)).toMatchObject({ actions: [{ type: 'click' }, { type: 'type', text: '7' }] });
   });
 
   it('never fills a row whose header it does not know', () => {
@@ -228,6 +259,7 @@ describe('catalog app', { timeout: 120_000 }, () => {
       await row('Genre').fill(String(params.genre));
       await page.getByPlaceholder('Publisher').fill(String(params.publisher));
       await page.locator('#isbn').fill(String(params.isbn));
+      await fillAcquisition(page, params);
       await Promise.all([page.waitForURL(/\/shelf$/), page.getByRole('button', { name: 'Next' }).click()]);
       await page.locator('td', { hasText: new RegExp(`^${String(params.shelf)}$`) }).locator('xpath=..').getByRole('button', { name: 'Assign' }).click();
       await Promise.all([page.waitForURL(/\/index$/), page.locator('#toolbar button').first().click()]);
@@ -255,6 +287,7 @@ describe('catalog app', { timeout: 120_000 }, () => {
       }
       await page.getByPlaceholder('Publisher').fill(String(p.publisher));
       await page.locator('#isbn').fill(String(p.isbn));
+      await fillAcquisition(page, p);
       await Promise.all([page.waitForURL(/\/shelf$/), page.getByRole('button', { name: 'Next' }).click()]);
       await page.locator('#toolbar button').nth(2).click();
       await expect.poll(() => page.getByRole('status').textContent()).toMatch(/Deletion requested/);

@@ -56,3 +56,31 @@ export const STOP_AT_MOST = 90;
 
 /** The required checkbox of the requiredField perturbation (above Publish). */
 export const CONFIRM_FIELD = { name: 'confirm_details', label: 'I confirm the details are correct' } as const;
+
+/**
+ * The "Acquisition" fields of page 1, known by their labels, each filled from a value as users
+ * have it in their own data (see params.ts): a date given as 10/11/2011 into a native date input,
+ * a date given as Jan 5, 2024 into a text field that wants DD.MM.YYYY, a time given as 8:04 PM
+ * into a native time input, an amount with grouping into a plain text field, yes/no spelled
+ * every way into a Yes/No select, a condition code into a select that shows words, and a copy
+ * number of one or two characters.
+ */
+export const ACQUISITION_FIELDS = [
+  { param: 'acquired', label: 'Acquired on', name: 'acq_on', control: 'date' },
+  { param: 'returnBy', label: 'Return by (DD.MM.YYYY)', name: 'ret_by', control: 'text' },
+  { param: 'opens', label: 'Reading room opens', name: 'opens_at', control: 'time' },
+  { param: 'price', label: 'Price paid', name: 'price', control: 'text' },
+  { param: 'loanable', label: 'Loanable', name: 'loanable', control: 'select' },
+  { param: 'condition', label: 'Condition', name: 'cond', control: 'select' },
+  { param: 'copy', label: 'Copy', name: 'copy_no', control: 'text' },
+] as const;
+export type AcquisitionParam = (typeof ACQUISITION_FIELDS)[number]['param'];
+
+/** The options of the two selects: what is posted, and the words the page shows for it. */
+export const LOANABLE_OPTIONS = [{ value: 'Y', label: 'Yes' }, { value: 'N', label: 'No' }] as const;
+export const CONDITION_OPTIONS = [
+  { value: 'NEW', label: 'As new' },
+  { value: 'VG', label: 'Very good' },
+  { value: 'GD', label: 'Good' },
+  { value: 'WRN', label: 'Worn' },
+] as const;

@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formFields, listenLocal, readBody, recordDestructive, redirect, requestTarget, sendHtml } from '../../../src/demo/app/http.js';
 import type { BenchApp, PerturbationName } from '../contract.js';
-import { DETAIL_FIELDS, DETAIL_INPUT_NAMES, ISBN_INPUT_NAME, LOAD_INPUT_NAME, PUBLISHER_INPUT_NAME, shelfNamed, SHELVES, type DetailField } from './data.js';
+import { ACQUISITION_FIELDS, DETAIL_FIELDS, DETAIL_INPUT_NAMES, ISBN_INPUT_NAME, LOAD_INPUT_NAME, PUBLISHER_INPUT_NAME, shelfNamed, SHELVES, type DetailField } from './data.js';
 import { ICON_ORDER } from './icons.js';
 import { indexPage } from './indexPage.js';
 import { newBookPage, type BookValues } from './newBookPage.js';
@@ -120,9 +120,11 @@ export async function startCatalogApp(options: CatalogAppOptions = {}): Promise<
       isbn: (form[ISBN_INPUT_NAME] ?? '').trim(),
     };
     for (const [name, field] of Object.entries(names)) values[field] = (form[name] ?? '').trim();
+    for (const field of ACQUISITION_FIELDS) values[field.param] = (form[field.name] ?? '').trim();
     const { title = '', author = '', genre = '', publisher = '', isbn = '' } = values;
-    if (!title || !author || !genre || !publisher || !isbn) return { values, error: 'Every field is required.' };
-    const book: Book = { id: nextBookId++, values: { title, author, genre, publisher, isbn } };
+    if (!title || !author || !genre || !publisher || !isbn || ACQUISITION_FIELDS.some((field) => !values[field.param])) return { values, error: 'Every field is required.' };
+    const acquisition = Object.fromEntries(ACQUISITION_FIELDS.map((field) => [field.param, values[field.param] ?? '']));
+    const book: Book = { id: nextBookId++, values: { title, author, genre, publisher, isbn, ...acquisition } as Required<BookValues> };
     books.set(book.id, book);
     return book;
   }

@@ -39,6 +39,8 @@ export type CatalogSnapshot = {
   textareas: (TextField & { label: string })[];
   /** Visible required checkboxes nobody ticked. */
   requiredUnchecked: { label: string; box: Box | null }[];
+  /** Visible labelled inputs and selects (not checkboxes): the "Acquisition" fields. */
+  labelled: (TextField & { label: string; type: string; options: { value: string; label: string }[] })[];
 };
 
 /** Runs in the page. Plain JavaScript source, so that no transpiler helper (esbuild's `__name`) leaks into the browser. */
@@ -105,7 +107,16 @@ const SNAPSHOT_SCRIPT = String.raw`(function () {
   var requiredUnchecked = [];
   each('input[type="checkbox"][required]', function (el) { if (!el.checked && visible(el)) requiredUnchecked.push({ label: labelOf(el), box: box(el) }); });
 
+  var labelled = [];
+  each('input[id], select[id]', function (el) {
+    var type = el.tagName === 'SELECT' ? 'select' : (el.getAttribute('type') || 'text').toLowerCase();
+    if (type === 'checkbox' || type === 'hidden' || !visible(el) || labelOf(el) === '') return;
+    var options = el.tagName === 'SELECT' ? Array.prototype.map.call(el.options, function (o) { return { value: o.value, label: clean(o.label) }; }) : [];
+    labelled.push({ label: labelOf(el), type: type, value: el.value, box: box(el), options: options });
+  });
+
   return {
+    labelled: labelled,
     viewport: { width: window.innerWidth, height: window.innerHeight },
     dialog: firstDialog(),
     loading: !!loadingEl && visible(loadingEl),

@@ -14,7 +14,7 @@
 import type { BenchAppSpec, PerturbationName } from '../contract.js';
 import { catalogAgent } from './agent.js';
 import { catalogBaseline } from './baseline.js';
-import { catalogParams, verifyCatalog } from './params.js';
+import { catalogParams, catalogValueCells, verifyCatalog } from './params.js';
 import { startCatalogApp } from './server.js';
 
 /**
@@ -38,7 +38,10 @@ const CATALOG_PERTURBATIONS: readonly PerturbationName[] = [
 
 export const catalogSpec: BenchAppSpec = {
   name: 'catalog',
-  task: 'Catalogue "{{title}}" by {{author}} on shelf {{shelf}}',
+  task: 'Catalogue "{{title}}" by {{author}} on shelf {{shelf}}, copy {{copy}}',
+  // Given as plain text with its values in it, as a user writes it: one key for every book.
+  taskText: (params) => `Catalogue "${String(params.title)}" by ${String(params.author)} on shelf ${String(params.shelf)}, copy ${String(params.copy)}`,
+  valueCells: catalogValueCells,
   perturbations: CATALOG_PERTURBATIONS,
   start: () => startCatalogApp(),
   params: catalogParams,
