@@ -28,6 +28,12 @@ describe('taskTemplate', () => {
     expect(taskTemplate('Order 12 boxes, not 12.5', { qty: '12' })).toBe('Order {{qty}} boxes, not 12.5');
   });
 
+  it('names a value several parameters share by the words before it, so the key does not depend on the others', () => {
+    expect(taskTemplate('Catalogue it on shelf A, copy 1', { loanable: '1', copy: '1' })).toBe('Catalogue it on shelf A, copy {{copy}}');
+    expect(taskTemplate('Catalogue it on shelf A, copy 1', { copy: '1', loanable: '0' })).toBe('Catalogue it on shelf A, copy {{copy}}');
+    expect(taskTemplate('Pay 12 for 12', { a: '12', b: '12' })).toBe('Pay {{a}} for {{a}}');
+  });
+
   it('takes the longest value first', () => {
     expect(taskTemplate('Greet John Smith and John', { full: 'John Smith', first: 'John' })).toBe('Greet {{full}} and {{first}}');
   });

@@ -18,28 +18,30 @@ import { secretNames } from './secret.js';
 export function taskTemplate(task: string, params: BoundParams): string {
   const secrets = secretNames(params);
   const hidden = hideSecrets(task, params).template;
-  // Longest first, so "John Smith" is {{fullName}} before "John" can be {{first}}; among equal
-  // values the first given names it.
-  const byValue = new Map<string, string>();
+  // Longest first, so "John Smith" is {{fullName}} before "John" can be {{first}}.
+  const byValue = new Map<string, string[]>();
   for (const [name, value] of Object.entries(params)) {
-    if (secrets.has(name) || value.trim() === '' || byValue.has(value)) continue;
-    byValue.set(value, name);
+    if (secrets.has(name) || value.trim() === '') continue;
+    byValue.set(value, [...(byValue.get(value) ?? []), name]);
   }
   const tokens: string[] = [];
   const token = (replacement: string) => `\u0000${tokens.push(replacement) - 1}\u0000`;
   // Placeholders already in the text (a secret just hidden) are tokens too: nothing is found inside them.
   let template = hidden.replace(/\{\{[^{}]*\}\}/g, (whole) => token(whole));
   for (const value of [...byValue.keys()].sort((a, b) => b.length - a.length)) {
-    const placeholder = `{{${byValue.get(value)}}}`;
+    const names = byValue.get(value)!;
+    // Equal values (copy "1" and loanable "1"): the one the words before it name ("copy 1"), so
+    // the key does not depend on which other parameter happens to share the value this time.
+    const placeholder = (offset: number, text: string) => `{{${namedBefore(text.slice(0, offset), names) ?? names[0]}}}`;
     const escaped = escapeRegExp(value);
     // Quoted: between a pair of the same quotes, straight or typographic.
     const quoted = new RegExp(`(["'\u2018\u2019\u201C\u201D\u00AB\u00BB\`])${escaped}(["'\u2018\u2019\u201C\u201D\u00AB\u00BB\`])`, 'gu');
-    template = template.replace(quoted, (whole, open: string, close: string) => (pairs(open, close) ? `${open}${token(placeholder)}${close}` : whole));
+    template = template.replace(quoted, (whole, open: string, close: string, offset: number, text: string) => (pairs(open, close) ? `${open}${token(placeholder(offset, text))}${close}` : whole));
     if (/^\p{Ll}+$/u.test(value) && (value.length < 3 || FUNCTION_WORDS.has(value))) continue;
     // As whole words: no letter, digit or _ against it, and a number is not part of a longer one
     // (12 in 12.5, 2024 in 2024-01-15).
     const word = new RegExp(`(?<![\\p{L}\\p{N}_\u0000])(?<!\\p{N}[.,:/-])${escaped}(?![\\p{L}\\p{N}_\u0000])(?![.,:/-]\\p{N})`, 'gu');
-    template = template.replace(word, () => token(placeholder));
+    template = template.replace(word, (_whole, offset: number, text: string) => token(placeholder(offset, text)));
   }
   return template.replace(/\u0000(\d+)\u0000/g, (_whole, index: string) => tokens[Number(index)]!);
 }
@@ -51,6 +53,18 @@ export function taskTemplate(task: string, params: BoundParams): string {
 const FUNCTION_WORDS = new Set(
   'the and for with from into onto that this these those then than you your our are was were has have had not but all any its his her she him they them their there here what when where which who whom whose will would can could should may might must shall each every some such only also just more most other out over under about after before again off per via nor yet'.split(' '),
 );
+
+/** The one of `names` whose words all stand among the last few words before a value, if exactly one. */
+function namedBefore(before: string, names: readonly string[]): string | undefined {
+  if (names.length < 2) return names[0];
+  const recent = ` ${before.toLowerCase().replace(/\u0000\d+\u0000/g, ' ').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ').slice(-4).join(' ')} `;
+  const fits = names.filter((name) => nameWords(name).every((word) => recent.includes(` ${word}`)));
+  return fits.length === 1 ? fits[0] : undefined;
+}
+
+function nameWords(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase().split(' ').filter(Boolean);
+}
 
 const CLOSING: Record<string, string> = { '"': '"', "'": "'", '`': '`', '\u2018': '\u2019', '\u201C': '\u201D', '\u00AB': '\u00BB', '\u2019': '\u2019', '\u201D': '\u201D', '\u00BB': '\u00AB' };
 

@@ -97,7 +97,7 @@ export function acquisitionExpected(params: BenchParams): Record<string, string>
   const time = /^(\d{1,2}):(\d{2}) (AM|PM)$/.exec(text('opens'));
   const yes = /^(on|true|1|yes)$/i.test(text('loanable'));
   return {
-    acquired: `${y}-${m}-${d}`,
+    acquired: `${y}-${pad(Number(m))}-${pad(Number(d))}`,
     returnBy: returnBy ? `${pad(Number(returnBy[2]))}.${pad(MONTHS.indexOf(returnBy[1]!) + 1)}.${returnBy[3]}` : 'unreadable',
     opens: time ? `${pad((Number(time[1]) % 12) + (time[3] === 'PM' ? 12 : 0))}:${time[2]}` : 'unreadable',
     price: text('price').replace(/,/g, ''),
