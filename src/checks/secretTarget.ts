@@ -4,8 +4,9 @@ import { redactValues, secretNames, secretValues } from '../params/secret.js';
 import { hideSecrets } from '../params/template.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { ShownValue } from './shownValues.js';
+import { placeholderPattern } from '../params/paramName.js';
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+const PLACEHOLDER = placeholderPattern({ global: true, formats: false });
 
 /**
  * A target's fingerprint as stored: a secret its accessible name shows (a "Log in as hunter2"

@@ -1,8 +1,9 @@
 import type { BoundParams } from '../params/params.js';
 import { kindImpliedBy } from '../params/format.js';
 import { hideSecrets, isTemplate, renderKnown, templateUses, templatize } from '../params/template.js';
+import { placeholderPattern } from '../params/paramName.js';
 
-const PLACEHOLDER = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
+const PLACEHOLDER = placeholderPattern({ whole: true, formats: false });
 
 /**
  * A path segment or query value that names a record rather than a page: a number, a UUID, a long

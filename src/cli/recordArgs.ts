@@ -1,3 +1,5 @@
+import { PARAM_NAME } from '../params/paramName.js';
+
 /** The arguments of `rote record`, checked before a browser opens; every problem is listed at once. */
 
 export type RecordArgs = {
@@ -20,14 +22,13 @@ export type RecordArgsInput = {
   headless?: boolean;
 };
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `name=value` -> [name, value], the value may hold `=`; a problem in words otherwise. */
 export function parseParam(text: string): { name: string; value: string } | { problem: string } {
   const at = text.indexOf('=');
   if (at < 0) return { problem: `--param ${JSON.stringify(text)}: expected name=value, such as --param firstName=Ada` };
   const name = text.slice(0, at).trim();
-  if (!NAME.test(name)) return { problem: `--param ${JSON.stringify(text)}: the name ${JSON.stringify(name)} must be letters, digits and _, not starting with a digit` };
+  if (!PARAM_NAME.test(name)) return { problem: `--param ${JSON.stringify(text)}: the name ${JSON.stringify(name)} must be letters, digits and _, not starting with a digit` };
   return { name, value: text.slice(at + 1) };
 }
 

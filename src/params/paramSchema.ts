@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RoteError } from '../errors/roteError.js';
 import { PARAM_KINDS, ParamType, type ParamSchema, type ParamSpec } from './paramType.js';
 import { givenFormatOf } from './paramValue.js';
+import { isParamName } from './paramName.js';
 
 /** One parameter's stored type (`ParamSpec`); recordings validate their `params` with it. */
 export const specSchema = z
@@ -15,7 +16,6 @@ export const specSchema = z
   })
   .strict();
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The rules a spec object must keep beyond its shape: an enum has options, nothing else does. */
 export function specProblem(spec: ParamSpec): string | undefined {
@@ -31,7 +31,7 @@ export function schemaFromStored(stored: unknown): ParamSchema {
   const schema: ParamSchema = {};
   for (const [name, entry] of Object.entries(stored)) {
     const parsed = specSchema.safeParse(entry);
-    if (parsed.success && NAME.test(name) && name !== '__proto__' && !specProblem(parsed.data as ParamSpec)) schema[name] = parsed.data as ParamSpec;
+    if (parsed.success && isParamName(name) && !specProblem(parsed.data as ParamSpec)) schema[name] = parsed.data as ParamSpec;
   }
   return schema;
 }
@@ -48,7 +48,7 @@ export function normalizeSchema(input: unknown, where: string): ParamSchema {
   const schema: ParamSchema = {};
   const problems: string[] = [];
   for (const [name, entry] of Object.entries(input as Record<string, unknown>)) {
-    if (!NAME.test(name) || name === '__proto__') {
+    if (!isParamName(name)) {
       problems.push(`schema.${name}: not a valid parameter name; expected letters, digits and _ (not starting with a digit)`);
       continue;
     }

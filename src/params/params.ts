@@ -3,6 +3,7 @@ import { listProblems } from './paramSchema.js';
 import type { ParamKind, ParamSchema } from './paramType.js';
 import { checkValue, describeSpec } from './paramValue.js';
 import { isSecret, markSecretNames, revealSecret, type Secret } from './secret.js';
+import { isParamName } from './paramName.js';
 
 /** What a caller may pass as a parameter value (a Date for a date parameter). */
 export type ParamValue = string | number | boolean | Date | Secret;
@@ -13,7 +14,6 @@ export type ParamsInput = Record<string, ParamValue>;
  */
 export type BoundParams = Readonly<Record<string, string>>;
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Validates `params` at the API boundary, before anything touches the page, against the
@@ -31,7 +31,7 @@ export function bindParams(input: unknown, where: string, schema: ParamSchema = 
   const kinds = new Map<string, ParamKind>();
   const problems: string[] = [];
   for (const [name, value] of Object.entries(given)) {
-    if (!NAME.test(name) || name === '__proto__') {
+    if (!isParamName(name)) {
       problems.push(`parameter name ${JSON.stringify(name)} is not valid; expected letters, digits and _ (not starting with a digit)`);
       continue;
     }

@@ -2,9 +2,10 @@ import { RoteError } from '../errors/roteError.js';
 import { applyFormats, formatSpec, inferFormat, parseFormatSpec, renderingsOf, type Format, type Inference } from './format.js';
 import { paramKind, type BoundParams } from './params.js';
 import { SECRET_MASK, secretNames, secretPattern } from './secret.js';
+import { placeholderPattern } from './paramName.js';
 
 /** `{{name}}` or `{{name|format}}` (see format.ts: `{{dob|date:MM/DD/YYYY}}`, `{{name|word:1|upper}}`). */
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\|([^{}]*?))?\s*\}\}/g;
+const PLACEHOLDER = placeholderPattern({ global: true });
 
 /** Parameter names a template refers to, in order of first use. */
 export function templateNames(template: string): string[] {
@@ -92,7 +93,7 @@ export function hideSecrets(text: string, params: BoundParams): { template: stri
   for (const value of [...byValue.keys()].sort((a, b) => b.length - a.length)) {
     const names = byValue.get(value)!;
     // Split on placeholders (kept by the capture group at odd indexes) and replace only between them.
-    const parts = template.split(/(\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:\|[^{}]*?)?\s*\}\})/);
+    const parts = template.split(placeholderPattern({ capture: false }));
     let found = false;
     const pattern = secretPattern(value);
     for (let i = 0; i < parts.length; i += 2) {

@@ -8,6 +8,7 @@ import { actionSchema } from '../actions/action.js';
 import { boxSchema, fingerprintSchema, stateSchema } from '../engine/trajectoryNode.js';
 import { specProblem, specSchema } from '../params/paramSchema.js';
 import type { ParamSpec } from '../params/paramType.js';
+import { PARAM_NAME } from '../params/paramName.js';
 
 export const RECORDING_FORMAT = 'rote-recording';
 export const RECORDING_VERSION = 1;
@@ -16,7 +17,6 @@ export const EVIDENCE_FOLDER = 'evidence';
 
 /** `evidence/<sha256 hex of the bytes>.png`, relative to the recording's folder. */
 export const CROP_PATH = /^evidence\/([0-9a-f]{64})\.png$/;
-const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function cropPathOf(hash: string): string {
   return `${EVIDENCE_FOLDER}/${hash}.png`;
