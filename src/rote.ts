@@ -7,7 +7,7 @@ import { RoteError } from './errors/roteError.js';
 import { bindParams } from './params/params.js';
 import { mergeSchemas, normalizeSchema, schemaFromStored } from './params/paramSchema.js';
 import { scrubError } from './params/scrubError.js';
-import { secretsPassed, secretValues } from './params/secret.js';
+import { secretsPassed } from './params/secret.js';
 import { taskIdentity } from './params/taskKey.js';
 import { Store } from './store/store.js';
 import { ToolRegistry, type ToolFunction, type ToolOptions } from './tools/toolRegistry.js';
@@ -65,7 +65,7 @@ export class Rote {
     if (page.isClosed()) throw new RoteError('page-closed', `${where}: the page is closed; open a new page before running`);
     const declared = normalizeSchema(valid.schema, where);
     let params = bindParams(valid.params, where, declared);
-    secretValues(params).forEach((value) => secrets.add(value));
+    params.secretValues().forEach((value) => secrets.add(value));
     let identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
     const stored = this.store.getTask(identity.key);
     if (stored) {
@@ -74,7 +74,7 @@ export class Rote {
       const schema = mergeSchemas(schemaFromStored(stored.paramSchema), declared);
       const required = new Map(stored.paramNames.map((name) => [name, `the recorded trajectory types or chooses {{${name}}}`]));
       params = bindParams(valid.params, where, schema, required);
-      secretValues(params).forEach((value) => secrets.add(value));
+      params.secretValues().forEach((value) => secrets.add(value));
       identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
     }
     const context = new RunContext(where, valid.timeout, valid.signal);

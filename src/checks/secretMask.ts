@@ -1,7 +1,6 @@
 import type { Page } from 'playwright';
 import sharp from 'sharp';
-import type { BoundParams } from '../params/params.js';
-import { secretValues } from '../params/secret.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { intersect, roundBox, type Box } from './geometry.js';
 import { paramRegions } from './paramRegions.js';
 
@@ -21,7 +20,7 @@ const FIND_PASSWORDS = `(function (within) {
  * fields, and wherever the page shows a secret parameter's value.
  */
 export async function secretRegions(page: Page, params: BoundParams, within: Box): Promise<Box[]> {
-  const values = secretValues(params);
+  const values = params.secretValues();
   const shown = values.length > 0 ? await paramRegions(page, values, within) : [];
   const passwords = ((await page.evaluate(`${FIND_PASSWORDS}(${JSON.stringify(within)})`).catch(() => [])) as Box[]).flatMap((box) => {
     const inside = intersect(box, within);

@@ -1,6 +1,6 @@
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { fold } from '../params/fold.js';
-import { redactValues, secretNames, secretValues } from '../params/secret.js';
+import { redactValues } from '../params/secret.js';
 import { hideSecrets } from '../params/template.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { ShownValue } from './shownValues.js';
@@ -14,9 +14,9 @@ const PLACEHOLDER = placeholderPattern({ global: true, formats: false });
  * values (recordedName), so the target is still checked by its full name.
  */
 export function storedFingerprint(fingerprint: Fingerprint, params: BoundParams): Fingerprint {
-  if (secretNames(params).size === 0) return fingerprint;
-  for (const name of secretNames(params)) {
-    const value = params[name] ?? '';
+  if (!params.hasSecrets) return fingerprint;
+  for (const name of params.secretNames) {
+    const value = params.get(name) ?? '';
     // A name that is the secret case and punctuation aside (semantic targets match so) goes whole.
     if (fold(value) !== '' && fold(value) === fold(fingerprint.name)) return { ...fingerprint, name: `{{${name}}}` };
   }
@@ -30,8 +30,8 @@ export function storedFingerprint(fingerprint: Fingerprint, params: BoundParams)
 export function hideSecretsInCut(text: string, cut: boolean, params: BoundParams): string {
   let hidden = hideSecrets(text, params).template;
   if (!cut) return hidden;
-  for (const name of secretNames(params)) {
-    const value = params[name] ?? '';
+  for (const name of params.secretNames) {
+    const value = params.get(name) ?? '';
     for (let length = value.length - 1; length > 0; length--) {
       if (!hidden.endsWith(value.slice(0, length))) continue;
       hidden = `${hidden.slice(0, -length)}{{${name}}}`;
@@ -47,17 +47,16 @@ export function hideSecretsInCut(text: string, cut: boolean, params: BoundParams
  * there folded too.
  */
 export function storedWatch(watch: ShownValue, params: BoundParams): ShownValue {
-  if (secretNames(params).size === 0) return watch;
-  const values = secretValues(params);
+  if (!params.hasSecrets) return watch;
+  const values = params.secretValues();
   const label = redactValues(watch.label, [...values, ...values.map(fold).filter((folded) => folded !== '')]);
   return { ...watch, label, selector: hideSecrets(watch.selector, params).template };
 }
 
 /** A stored name, context or selector with this run's secret values in place of their `{{name}}`. */
 export function renderSecrets(text: string, params: BoundParams): string {
-  const secrets = secretNames(params);
-  if (secrets.size === 0 || !text.includes('{{')) return text;
-  return text.replace(PLACEHOLDER, (whole, name: string) => (secrets.has(name) ? params[name]! : whole));
+  if (!params.hasSecrets || !text.includes('{{')) return text;
+  return text.replace(PLACEHOLDER, (whole, name: string) => (params.isSecret(name) ? params.get(name)! : whole));
 }
 
 /** The name the recorded target would have with this run's secrets, as the page computes names. */

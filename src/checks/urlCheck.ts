@@ -1,4 +1,4 @@
-import type { BoundParams } from '../params/params.js';
+import { BoundParams } from '../params/boundParams.js';
 import { kindImpliedBy } from '../params/format.js';
 import { hideSecrets, isTemplate, renderKnown, templateUses, templatize } from '../params/template.js';
 import { placeholderPattern } from '../params/paramName.js';
@@ -34,7 +34,7 @@ export function templatedUrl(url: string, params: BoundParams): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return url;
   const byValue = new Map<string, string>();
-  for (const [name, value] of Object.entries(params)) if (value.trim().length >= 2 && !byValue.has(value)) byValue.set(value, name);
+  for (const [name, value] of params.entries()) if (value.trim().length >= 2 && !byValue.has(value)) byValue.set(value, name);
   const template = (raw: string, decoded: string) => {
     const name = byValue.get(decoded);
     if (name) return `{{${name}}}`;
@@ -60,7 +60,7 @@ export function templatedUrl(url: string, params: BoundParams): string {
 
 function partMatches(recorded: string, current: string, params: BoundParams): boolean {
   const placeholder = PLACEHOLDER.exec(recorded);
-  if (placeholder) return params[placeholder[1]!] === current;
+  if (placeholder) return params.get(placeholder[1]!) === current;
   // A secret hidden inside a part (`?q=user+{{password}}`) stands for this run's value.
   if (isTemplate(recorded)) return renderKnown(recorded, params) === current;
   return recorded === current || (isIdLike(recorded) && isIdLike(current));
@@ -81,7 +81,7 @@ function splitUrl(url: string): { origin: string; path: string[]; query: [string
  * query values (order-free) must be equal, render the parameter they were recorded as, or both
  * be record ids. Returns null for a match or the reason it is not one.
  */
-export function compareUrls(recorded: string, current: string, params: BoundParams = {}): string | null {
+export function compareUrls(recorded: string, current: string, params: BoundParams = BoundParams.none): string | null {
   const a = splitUrl(recorded);
   const b = splitUrl(current);
   if (!a || !b) return recorded === current ? null : `the page is at ${current}, recorded at ${recorded}`;

@@ -4,11 +4,11 @@ import { actionPoint, type Action } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
 import { beforeAction, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
 import { hideSecrets, templatize } from '../params/template.js';
 import { captureEvidence } from './evidence.js';
-import { checkboxParam, selectParam, semanticName, valueHash } from './paramBindings.js';
+import { checkboxParam, literalGuards, selectParam, semanticName } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
@@ -63,7 +63,7 @@ export async function performAgentStep(
       const templated = templatize(held, params);
       const whole = /^\{\{[^{}]+\}\}$/.test(templated.template);
       stored.action = { ...stored.action, text: whole ? templated.template : hideSecrets(held, params).template };
-      stored.literal = whole ? templated.literal : Object.keys(params).filter((name) => params[name] !== '' && (held.includes(params[name]!) || templated.template.includes(`{{${name}`) || templated.literal.includes(name)));
+      stored.literal = whole ? templated.literal : params.entries().filter(([name, value]) => value !== '' && (held.includes(value) || templated.template.includes(`{{${name}`) || templated.literal.includes(name))).map(([name]) => name);
       ambiguous.splice(0, ambiguous.length, ...templated.ambiguous);
     }
   }
@@ -77,8 +77,8 @@ export async function performAgentStep(
   if (ambiguous.length > 0) evidence.state.ambiguous = ambiguous;
   // Text typed in a form that cannot be told for sure stays literal; a replay with another value
   // for its parameter must hand over there rather than type the old text (see preCheck).
-  const literal = stored.literal.filter((name) => params[name] !== undefined);
-  if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.valueSalt, name, params[name]!)]));
+  const literalOf = literalGuards(stored.literal, params, input.valueSalt);
+  if (literalOf) evidence.state.literalOf = literalOf;
 
   const crop = evidence.crop ? { hash: createHash('sha256').update(evidence.crop).digest('hex'), bytes: evidence.crop } : null;
   // The intent is stored with parameter values as templates too: "Open {{customerName}}" reads right for the next customer.

@@ -1,6 +1,6 @@
 import type { Dialog, Page } from 'playwright';
 import type { DialogAnswer, NativeDialog } from '../agent/agent.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { redactSecrets } from '../params/secret.js';
 import { renderKnown, renderTemplate, templatize } from '../params/template.js';
 import type { RecordedDialog } from './trajectoryNode.js';

@@ -2,7 +2,6 @@ import { actionPoint, type Action } from '../actions/action.js';
 import type { TypeMode } from '../actions/perform.js';
 import type { Fingerprint, Target } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
-import { shownForms } from '../params/shownForms.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { storedFingerprint, storedWatch } from '../checks/secretTarget.js';
@@ -11,7 +10,7 @@ import { templatedUrl } from '../checks/urlCheck.js';
 import { shownValues } from '../checks/shownValues.js';
 import { cropRectFor, insideOf, screenshotCrop } from '../checks/visual.js';
 import type { Page } from 'playwright';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
 import { recordIdentity } from './targetIdentity.js';
 import type { NodeState } from './trajectoryNode.js';
@@ -58,7 +57,7 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   const target = await targetOf(page, action, point);
   const state: NodeState = {};
   // Which controls already show a parameter's value; kept at commit for the parameters the run never set.
-  const shown = await shownValues(page, params);
+  const shown = await shownValues(page, params.toRecord());
   if (shown.length > 0) state.watches = shown.map((watch) => storedWatch(watch, params));
   if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state };
 
@@ -79,7 +78,7 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   // every comparison, so a replay (whose live crop shows them) compares the same way.
   const hidden = await secretRegions(page, params, rect);
   const crop = await paintBoxes(await screenshotCrop(page, rect), hidden);
-  const masks = await paramRegions(page, shownForms(params), rect);
+  const masks = await paramRegions(page, params.shownForms(), rect);
   masks.push(...hidden);
   // What a text field or select shows is data (this record's phone number), not the control: mask its inside.
   if (target.showsValue) masks.push(insideOf(target.box, rect));

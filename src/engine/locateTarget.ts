@@ -6,7 +6,7 @@ import { describeIdentity, facetReading, identityDifference, sameIdentity, type 
 import { lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
 import { recordedName } from '../checks/secretTarget.js';
 import { fold } from '../params/fold.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { isTemplate } from '../params/template.js';
 import type { Deadline } from '../progress/deadline.js';
 import { targetOf } from './evidence.js';

@@ -2,8 +2,8 @@ import type { Page } from 'playwright';
 import type { Observation } from '../agent/agent.js';
 import { maskScreenshot } from '../checks/secretMask.js';
 import { viewportScreenshot } from '../checks/visual.js';
-import type { BoundParams } from '../params/params.js';
-import { maskedParams, redactSecrets } from '../params/secret.js';
+import type { BoundParams } from '../params/boundParams.js';
+import { redactSecrets } from '../params/secret.js';
 import type { Deadline } from '../progress/deadline.js';
 import type { ToolRegistry } from '../tools/toolRegistry.js';
 import type { RunLedger } from './runLedger.js';
@@ -30,7 +30,7 @@ export async function observe(input: {
     runId: ledger.runId,
     deadline: input.deadline.at,
     task: redactSecrets(input.task, params),
-    params: maskedParams(params),
+    params: params.masked(),
     screenshot,
     url: redactSecrets(page.url(), params),
     viewport,

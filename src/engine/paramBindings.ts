@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright';
 import type { Target } from '../checks/fingerprint.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { asBoolean, fold } from '../params/fold.js';
 import { actionTexts } from '../actions/actionText.js';
 import { templateNames } from '../params/template.js';
@@ -14,7 +14,7 @@ const SEMANTIC_ROLES = new Set(['radio', 'option', 'checkbox', 'link', 'button',
 function paramsWithValue(params: BoundParams, text: string): string[] {
   const folded = fold(text);
   if (folded === '') return [];
-  return Object.entries(params)
+  return params.entries()
     .filter(([, value]) => fold(value) === folded)
     .map(([name]) => name);
 }
@@ -39,7 +39,7 @@ export function semanticName(target: Target | null, params: BoundParams): Pick<N
  */
 export function checkboxParam(target: Target | null, checkedAfter: boolean | null | undefined, params: BoundParams): string | undefined {
   if (!target || target.fingerprint.role !== 'checkbox' || checkedAfter == null) return undefined;
-  const fits = Object.entries(params)
+  const fits = params.entries()
     .filter(([name, value]) => asBoolean(value) === checkedAfter && nameFits(name, target.fingerprint.name))
     .map(([name]) => name);
   return fits.length === 1 ? fits[0] : undefined;
@@ -90,7 +90,7 @@ export async function selectParam(page: Page, params: BoundParams, target: Targe
   const byLabel = paramsWithValue(params, chosen.label);
   if (byLabel.length > 0) return { names: byLabel };
   const label = fold(chosen.label);
-  const byWords = Object.entries(params)
+  const byWords = params.entries()
     .filter(([, value]) => {
       const wanted = fold(value);
       const fits = (other: string) => startsWithWords(fold(other), wanted);
@@ -106,7 +106,7 @@ function yesNoSelect(chosen: { label: string; labels: string[] }, params: BoundP
   // Exactly one option for each answer, so the other answer names one option too.
   const opposite = chosen.labels.filter((label) => asBoolean(label) === !picked);
   if (opposite.length !== 1 || chosen.labels.filter((label) => asBoolean(label) === picked).length !== 1) return { names: [] };
-  const fits = Object.entries(params)
+  const fits = params.entries()
     .filter(([name, value]) => asBoolean(value) === picked && nameFits(name, target.fingerprint.name))
     .map(([name]) => name);
   if (fits.length !== 1) return { names: [] };
@@ -139,4 +139,23 @@ export function namesUsedBy(node: TrajectoryNode): string[] {
  */
 export function valueHash(salt: string, name: string, value: string): string {
   return createHash('sha256').update(`${salt}\u0000${name}\u0000${value}`).digest('hex').slice(0, 20);
+}
+
+/**
+ * The hashes that guard text kept literal for `names` (a form that could not be told for sure):
+ * a replay whose value differs must not type the old text. Secrets are never hashed (a hash of a
+ * short password is as good as the password); they are hidden from every stored text anyway.
+ */
+export function literalGuards(names: Iterable<string>, params: BoundParams, salt: string): Record<string, string> | undefined {
+  const guards: Record<string, string> = {};
+  for (const name of names) {
+    const value = params.get(name);
+    if (value !== undefined && !params.isSecret(name)) guards[name] = valueHash(salt, name, value);
+  }
+  return Object.keys(guards).length > 0 ? guards : undefined;
+}
+
+/** The hash of every non-secret value of a run, to compare with the guards of literal text. */
+export function valueHashesOf(params: BoundParams, salt: string): Record<string, string> {
+  return literalGuards(params.plainEntries().map(([name]) => name), params, salt) ?? {};
 }

@@ -5,14 +5,13 @@ import { describeFingerprint, sameFingerprint, type Target } from '../checks/fin
 import { sameBox } from '../checks/lookalikes.js';
 import { targetOf } from './evidence.js';
 import type { Box } from '../checks/geometry.js';
-import { shownForms } from '../params/shownForms.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { showsValueNow } from '../checks/shownValues.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { matchCropStable, compareCrops } from '../checks/visual.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { recordedName, renderSecrets } from '../checks/secretTarget.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { renderTemplate } from '../params/template.js';
 import { urlRenderingParams } from '../params/url.js';
 import { asBoolean, fold } from '../params/fold.js';
@@ -146,7 +145,7 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
   const { target, kind, action } = located;
   if (target.disabled && !node.state.disabled) return fail(`the target ${describeFingerprint(target.fingerprint)} is disabled`);
 
-  const wanted = node.state.checkedParam ? asBoolean(env.params[node.state.checkedParam] ?? '') : node.state.checkedAfter;
+  const wanted = node.state.checkedParam ? asBoolean(env.params.get(node.state.checkedParam) ?? '') : node.state.checkedAfter;
   if (node.state.checkedParam && wanted === undefined) return fail(`parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);
   const alreadyDone = wanted != null && target.checked === wanted;
   // A checkbox or radio in another state than recorded looks different by design, and a semantic
@@ -171,7 +170,7 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
 /** Renders the node's templates with this run's values; a string is the reason it cannot be. */
 function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Readonly<Record<string, string>>): Action | string {
   for (const names of node.state.ambiguous ?? []) {
-    const values = new Set(names.map((name) => params[name]));
+    const values = new Set(names.map((name) => params.get(name)));
     if (values.size > 1) return `the recorded text stood for ${names.join(' or ')} (equal when recorded), whose values now differ`;
   }
   const changed = Object.entries(node.state.literalOf ?? {}).filter(([name, hash]) => valueHashes[name] !== hash).map(([name]) => name);
@@ -191,7 +190,7 @@ function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Read
  */
 async function staleWatch(env: CheckEnvironment, node: TrajectoryNode): Promise<string | undefined> {
   for (const watch of node.state.watches ?? []) {
-    const value = env.params[watch.param];
+    const value = env.params.get(watch.param);
     if (value === undefined || env.usedSoFar.has(watch.param)) continue;
     if ((await showsValueNow(env.page, renderSecrets(watch.selector, env.params), value)) === 'no') {
       return `the page does not show parameter "${watch.param}"${watch.label ? ` in "${watch.label}"` : ''} as this run's value, and the recorded steps never set it`;
@@ -209,7 +208,7 @@ function unusedChangedParam(env: CheckEnvironment, node: TrajectoryNode): string
   const ahead = new Set(node.state.ahead ?? []);
   // A watched parameter is checked on the page where it shows, before the submit (staleWatch).
   const watched = new Set(node.state.watchedAhead ?? []);
-  for (const name of Object.keys(env.params)) {
+  for (const name of env.params.names()) {
     if (env.usedSoFar.has(name) || ahead.has(name) || watched.has(name)) continue;
     // A secret is never hashed (env.valueHashes has none): unused, it always counts as changed.
     if (env.valueHashes[name] === undefined || node.state.valueHashes?.[name] !== env.valueHashes[name]) return name;
@@ -251,8 +250,8 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
   const { mismatch, actual } = matched;
   if (!mismatch) return null;
   // New values may render where the recording had none: mask where this run's values show, too.
-  if (Object.keys(env.params).length > 0) {
-    const extra = await paramRegions(env.page, shownForms(env.params), clip);
+  if (env.params.size > 0) {
+    const extra = await paramRegions(env.page, env.params.shownForms(), clip);
     if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return null;
   }
   // The live crop goes into the divergence, so it is shown to the caller: paint over secrets as a recorded crop is.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Action } from '../actions/action.js';
 import { mapActionText } from '../actions/actionText.js';
 import { sameFingerprint } from '../checks/fingerprint.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { canonicalJson, type JsonValue } from '../params/jsonValues.js';
 import { hideSecrets, templatize } from '../params/template.js';
 import type { RecordedEvidence } from './evidence.js';

@@ -1,6 +1,6 @@
 import type { Action } from '../actions/action.js';
 import type { TaskIdentity } from '../params/taskKey.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import type { ParamSchema } from '../params/paramType.js';
 import { learnedSchema } from './learnedSchema.js';
 import type { NewNodeRow, NodeLink, NodeStat } from '../store/rows.js';
@@ -150,7 +150,7 @@ function noteParamsAhead(record: RunRecord): void {
     for (const watch of watches) watchedAhead.add(watch.param);
     node.state.ahead = [...ahead].sort();
     node.state.watchedAhead = [...watchedAhead].sort();
-    const unused = Object.keys(record.params).filter((name) => !ahead.has(name));
+    const unused = record.params.names().filter((name) => !ahead.has(name));
     // Secrets have no hash (never hashed, never stored): an unused secret always counts as changed.
     node.state.valueHashes = Object.fromEntries(unused.flatMap((name) => (record.valueHashes[name] === undefined ? [] : [[name, record.valueHashes[name]]])));
   }

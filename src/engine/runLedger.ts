@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Action } from '../actions/action.js';
 import type { AgentUsage, StepKind } from '../agent/agent.js';
 import type { JsonValue } from '../params/jsonValues.js';
-import type { BoundParams } from '../params/params.js';
-import { redactSecrets, secretNames } from '../params/secret.js';
+import type { BoundParams } from '../params/boundParams.js';
+import { redactSecrets } from '../params/secret.js';
 import type { NodeLink, NodeStat } from '../store/rows.js';
 import type { Divergence, RunResult, RunStatus, StepResult } from './runResult.js';
 
@@ -92,7 +92,7 @@ export class RunLedger {
 }
 
 function redactResult(result: RunResult, params: BoundParams): RunResult {
-  if (secretNames(params).size === 0) return result;
+  if (!params.hasSecrets) return result;
   const redact = (text: string) => redactSecrets(text, params);
   result.task = redact(result.task);
   if (result.answer !== undefined) result.answer = redact(result.answer);

@@ -9,9 +9,9 @@ import { watchChanges } from '../checks/pageChanges.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { messageOf } from '../errors/messageOf.js';
 import { RoteError } from '../errors/roteError.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import type { ParamSchema } from '../params/paramType.js';
-import { redactSecrets, secretNames, secretValues } from '../params/secret.js';
+import { redactSecrets } from '../params/secret.js';
 import { scrubError } from '../params/scrubError.js';
 import type { TaskIdentity } from '../params/taskKey.js';
 import { renderForDisplay, renderKnown } from '../params/template.js';
@@ -24,7 +24,7 @@ import { Cursor, describeRef, nodeRef, resumeAtIdOf } from './cursor.js';
 import { DialogGuard } from './dialogGuard.js';
 import { evidenceAtRecordedPlace } from './divergenceEvidence.js';
 import { observe } from './observe.js';
-import { namesUsedBy, valueHash } from './paramBindings.js';
+import { literalGuards, namesUsedBy, valueHashesOf } from './paramBindings.js';
 import { preCheck, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
 import { doesSameWork, sameStep } from './recordStep.js';
 import { findRejoin } from './rejoin.js';
@@ -100,12 +100,7 @@ export class RunLoop {
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
     // Secrets are never hashed: a hash of a short password is as good as the password.
-    const secrets = secretNames(input.params);
-    this.valueHashes = Object.fromEntries(
-      Object.entries(input.params)
-        .filter(([name]) => !secrets.has(name))
-        .map(([name, value]) => [name, valueHash(input.identity.valueSalt, name, value)]),
-    );
+    this.valueHashes = valueHashesOf(input.params, input.identity.valueSalt);
     input.context.redact = (line) => redactSecrets(line, input.params);
     this.env = {
       page: input.page,
@@ -158,7 +153,7 @@ export class RunLoop {
       });
     } catch (commitError) {
       // The trajectory could not be stored; the run record must still not stay 'running'.
-      markRunFailed({ store, result }, scrubError(commitError, secretValues(params)));
+      markRunFailed({ store, result }, scrubError(commitError, params.secretValues()));
       throw commitError;
     }
     return result;
@@ -457,8 +452,8 @@ export class RunLoop {
     node.state.dialogs = [...this.dialogs.raisedThisStep];
     const { literal, ambiguous } = this.dialogs.answersThisStep;
     if (ambiguous.length > 0) node.state.ambiguous = [...(node.state.ambiguous ?? []), ...ambiguous];
-    const guarded = literal.filter((name) => params[name] !== undefined && !secretNames(params).has(name));
-    if (guarded.length > 0) node.state.literalOf = { ...node.state.literalOf, ...Object.fromEntries(guarded.map((name) => [name, valueHash(identity.valueSalt, name, params[name]!)])) };
+    const guarded = literalGuards(literal, params, identity.valueSalt);
+    if (guarded) node.state.literalOf = { ...node.state.literalOf, ...guarded };
   }
 
   private stepDone(node: TrajectoryNode): void {
@@ -489,7 +484,7 @@ export class RunLoop {
   /** An action as results and observations show it: secret values as the mask. */
   private redactAction(action: Action): Action {
     const { params } = this.input;
-    if (secretNames(params).size === 0) return action;
+    if (!params.hasSecrets) return action;
     return mapActionText(action, (text) => redactSecrets(text, params), { keysAndNumbers: true });
   }
 

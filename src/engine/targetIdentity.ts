@@ -5,8 +5,8 @@ import { FACET_LIMIT, facetReading, hasFacets, IDENTITY_FACETS, sameIdentity, ty
 import { countedByRole, lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
 import { lookAlike } from '../checks/visual.js';
 import { messageOf } from '../errors/messageOf.js';
-import type { BoundParams } from '../params/params.js';
-import { redactSecrets, secretNames } from '../params/secret.js';
+import type { BoundParams } from '../params/boundParams.js';
+import { redactSecrets } from '../params/secret.js';
 import { renderTemplate, templateNames } from '../params/template.js';
 import { hideSecretsInCut } from '../checks/secretTarget.js';
 import type { Deadline } from '../progress/deadline.js';
@@ -133,13 +133,12 @@ function standsFor(facetText: string, value: string): boolean {
  * next run looks for the row of its own value.
  */
 function templatedIdentity(identity: Identity, params: BoundParams): { identity: Identity; ambiguous: string[][] } {
-  const secrets = secretNames(params);
   const ambiguous: string[][] = [];
   const stored: Identity = {};
   for (const facet of IDENTITY_FACETS) {
     const value = identity[facet];
     if (value === undefined) continue;
-    const names = READABLE_FACETS.has(facet) ? Object.keys(params).filter((name) => !secrets.has(name) && standsFor(value, params[name]!)) : [];
+    const names = READABLE_FACETS.has(facet) ? params.plainEntries().filter(([, plain]) => standsFor(value, plain)).map(([name]) => name) : [];
     if (names.length > 1) ambiguous.push(names);
     stored[facet] = names.length > 0 ? `{{${names[0]}}}` : storedFacet(value, params).text;
   }

@@ -1,7 +1,7 @@
 import { runCheck, type Check, type CheckContext } from '../checks/customCheck.js';
 import { RoteError } from '../errors/roteError.js';
 import { jsonProblem, mapStrings, type JsonValue } from '../params/jsonValues.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { hideSecrets, renderKnown } from '../params/template.js';
 import type { Page } from 'playwright';
 import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
@@ -13,22 +13,30 @@ export type Phase = 'pre' | 'post';
 
 const LABEL: Record<Phase, string> = { pre: 'pre-check', post: 'post-check' };
 
+/** One call of a tool: where, with which run's values, with which (bound) arguments. */
+export type ToolCall = { page: Page; params: BoundParams; args: Readonly<Record<string, unknown>> };
+
+/** What a user's check is given: the values as a plain record, the one place secrets are plain. */
+function checkContext(call: ToolCall): CheckContext {
+  return { page: call.page, params: call.params.toRecord(), args: call.args };
+}
+
 /**
  * Captures a check's data for the recording. It is stored, so it must be JSON, and a secret
  * value in it (a check that read the password field) is kept as its `{{name}}` only.
  * A capture that throws or returns something else fails the recording run with the tool's name.
  */
-export async function captureForRecording(check: Check, tool: Tool, phase: Phase, context: CheckContext, params: BoundParams): Promise<JsonValue> {
+export async function captureForRecording(check: Check, tool: Tool, phase: Phase, call: ToolCall): Promise<JsonValue> {
   const where = `tool "${tool.name}": ${phase}Check.capture`;
   let data: unknown;
   try {
-    data = await check.capture(context);
+    data = await check.capture(checkContext(call));
   } catch (error) {
     throw new RoteError('tool', `${where} threw while recording: ${messageOf(error)}`, { cause: error });
   }
   const problem = jsonProblem(data);
   if (problem) throw new RoteError('invalid-argument', `${where} must return JSON data (it is stored with the step), got ${problem}`);
-  return mapStrings(data as JsonValue, (text) => hideSecrets(text, params).template, { keys: true, numbers: true });
+  return mapStrings(data as JsonValue, (text) => hideSecrets(text, call.params).template, { keys: true, numbers: true });
 }
 
 /**
@@ -36,15 +44,15 @@ export async function captureForRecording(check: Check, tool: Tool, phase: Phase
  * they are rendered with this run's values first, so compare sees what capture returns.
  * Returns the reason the check failed, or undefined when it passed.
  */
-export async function checkToolCall(tool: Tool, node: TrajectoryNode, phase: Phase, context: CheckContext): Promise<string | undefined> {
+export async function checkToolCall(tool: Tool, node: TrajectoryNode, phase: Phase, call: ToolCall): Promise<string | undefined> {
   const check = phase === 'pre' ? tool.preCheck : tool.postCheck;
   // A check added after the recording has nothing to compare with; one removed since is not asked.
   if (!check) return undefined;
   const label = `custom ${LABEL[phase]} of tool "${tool.name}"`;
   const recorded = node.state.tool?.[phase];
   if (recorded === undefined) return `${label} has no recorded data to compare with (the check was added after this step was recorded)`;
-  const rendered = mapStrings(recorded, (text) => renderKnown(text, context.params), { keys: true });
-  const outcome = await runCheck(check, context, rendered, label);
+  const rendered = mapStrings(recorded, (text) => renderKnown(text, call.params), { keys: true });
+  const outcome = await runCheck(check, checkContext(call), rendered, label);
   return outcome.ok ? undefined : outcome.reason;
 }
 

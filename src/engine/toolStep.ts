@@ -3,7 +3,7 @@ import type { Action } from '../actions/action.js';
 import { beforeAction, settle } from '../checks/settle.js';
 import { RoteError } from '../errors/roteError.js';
 import { jsonProblem, mapStrings, type JsonValue } from '../params/jsonValues.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
 import { messageOf } from '../errors/messageOf.js';
 import { redactSecrets } from '../params/secret.js';
@@ -11,7 +11,7 @@ import { templatize } from '../params/template.js';
 import type { Tool } from '../tools/toolRegistry.js';
 import type { AgentStep } from './agentStep.js';
 import { captureEvidence } from './evidence.js';
-import { valueHash } from './paramBindings.js';
+import { literalGuards } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
 import { captureForRecording } from './toolChecks.js';
 
@@ -25,7 +25,7 @@ type ToolAction = Extract<Action, { type: 'tool' }>;
 export async function callTool(page: Page, tool: Tool, args: Record<string, unknown>, params: BoundParams): Promise<unknown> {
   try {
     // A copy: the tool may change what it is given, the recording must not change with it.
-    return await tool.fn(structuredClone(args), { page, params });
+    return await tool.fn(structuredClone(args), { page, params: params.toRecord() });
   } catch (error) {
     throw new RoteError('tool', `tool "${tool.name}" failed: ${messageOf(error)}`, { cause: error });
   }
@@ -47,19 +47,19 @@ export async function recordToolStep(
   const stored = templatedAction(action, params);
   // The URL (a tool step is tied to the page it was called on, as any step) and the controls that show values.
   const evidence = await captureEvidence(page, action, params, input.deadline);
-  const context = { page, params, args: action.args };
+  const call = { page, params, args: action.args };
   const captured: { pre?: JsonValue; post?: JsonValue } = {};
-  if (tool.preCheck) captured.pre = await captureForRecording(tool.preCheck, tool, 'pre', context, params);
+  if (tool.preCheck) captured.pre = await captureForRecording(tool.preCheck, tool, 'pre', call);
   const before = beforeAction(page);
   const result = await callTool(page, tool, action.args, params);
   await settle(page, before, input.deadline);
-  if (tool.postCheck) captured.post = await captureForRecording(tool.postCheck, tool, 'post', context, params);
+  if (tool.postCheck) captured.post = await captureForRecording(tool.postCheck, tool, 'post', call);
   evidence.state.tool = captured;
   if (stored.ambiguous.length > 0) evidence.state.ambiguous = stored.ambiguous;
   // An argument rendering a value in a form that could not be told for sure stays literal; a replay
   // with another value for it must hand over rather than pass the old text (see preCheck).
-  const literal = stored.literal.filter((name) => params[name] !== undefined);
-  if (literal.length > 0) evidence.state.literalOf = Object.fromEntries(literal.map((name) => [name, valueHash(input.valueSalt, name, params[name]!)]));
+  const literalOf = literalGuards(stored.literal, params, input.valueSalt);
+  if (literalOf) evidence.state.literalOf = literalOf;
   const intent = input.intent === undefined ? undefined : templatize(input.intent, params).template;
   const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: stored.action, intent, evidence, cropHash: null });
   return { node, crop: null, result };

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright';
 import { changedSince, describeRegion, regionsShow, type PageRegion } from '../checks/waitRegions.js';
 import { messageOf } from '../errors/messageOf.js';
-import type { BoundParams } from '../params/params.js';
+import type { BoundParams } from '../params/boundParams.js';
 import { renderTemplate, templatize } from '../params/template.js';
 import type { NodeState, TrajectoryNode, WaitRegion } from './trajectoryNode.js';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { bindParams, paramKind } from './params.js';
+import { bindParams } from './params.js';
 import { mergeSchemas, normalizeSchema, schemaFromStored } from './paramSchema.js';
 import { param } from './paramType.js';
-import { secret, secretNames } from './secret.js';
+import { secret } from './secret.js';
 
 const where = 'rote.run("t")';
 
 describe('param types', () => {
-  const bindOne = (type: ReturnType<typeof param.string>, value: unknown) => bindParams({ x: value }, where, normalizeSchema({ x: type }, where)).x;
+  const bindOne = (type: ReturnType<typeof param.string>, value: unknown) => bindParams({ x: value }, where, normalizeSchema({ x: type }, where)).get('x');
 
   it('renders each type canonically', () => {
     expect(bindOne(param.string(), 'Ann')).toBe('Ann');
@@ -64,11 +64,11 @@ describe('param types', () => {
   it('fills defaults, leaves optional ones out, and records kinds and secrets', () => {
     const schema = normalizeSchema({ country: param.string().default('USA'), notes: param.string().optional(), password: param.secret(), dob: param.date() }, where);
     const bound = bindParams({ password: 'pw', dob: '1990-04-01' }, where, schema);
-    expect(bound).toEqual({ country: 'USA', password: 'pw', dob: '1990-04-01' });
-    expect([...secretNames(bound)]).toEqual(['password']);
-    expect(paramKind(bound, 'dob')).toBe('date');
-    expect(paramKind(bound, 'country')).toBe('string');
-    expect([...secretNames(bindParams({ password: secret('pw') }, where, normalizeSchema({ password: 'string' }, where)))]).toEqual(['password']);
+    expect(bound.toRecord()).toEqual({ country: 'USA', password: 'pw', dob: '1990-04-01' });
+    expect([...bound.secretNames]).toEqual(['password']);
+    expect(bound.kind('dob')).toBe('date');
+    expect(bound.kind('country')).toBe('string');
+    expect([...bindParams({ password: secret('pw') }, where, normalizeSchema({ password: 'string' }, where)).secretNames]).toEqual(['password']);
   });
 
   it('rejects a bad schema before anything else, every entry at once', () => {

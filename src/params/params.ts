@@ -2,18 +2,14 @@ import { RoteError } from '../errors/roteError.js';
 import { listProblems } from './paramSchema.js';
 import type { ParamKind, ParamSchema } from './paramType.js';
 import { checkValue, describeSpec } from './paramValue.js';
-import { isSecret, markSecretNames, revealSecret, type Secret } from './secret.js';
+import { isSecret, revealSecret, type Secret } from './secret.js';
+import { BoundParams } from './boundParams.js';
 import { isParamName } from './paramName.js';
 
 /** What a caller may pass as a parameter value (a Date for a date parameter). */
 export type ParamValue = string | number | boolean | Date | Secret;
 export type ParamsInput = Record<string, ParamValue>;
-/**
- * Parameters bound for a run: every value rendered as the text it puts on the page. Secret values
- * are plain here (they are typed); which names are secret is known by `secretNames(params)`.
- */
-export type BoundParams = Readonly<Record<string, string>>;
-
+export { BoundParams };
 
 /**
  * Validates `params` at the API boundary, before anything touches the page, against the
@@ -26,9 +22,10 @@ export function bindParams(input: unknown, where: string, schema: ParamSchema = 
     throw new RoteError('invalid-argument', `${where}: params must be an object of name -> string | number | boolean, got ${describe(input)}`);
   }
   const given = (input ?? {}) as Record<string, unknown>;
-  const bound: Record<string, string> = {};
+  // No prototype: a parameter named __proto__ is an own entry like any other.
+  const bound: Record<string, string> = Object.create(null);
   const secrets = new Set<string>();
-  const kinds = new Map<string, ParamKind>();
+  const kinds: Record<string, ParamKind> = {};
   const problems: string[] = [];
   for (const [name, value] of Object.entries(given)) {
     if (!isParamName(name)) {
@@ -55,7 +52,7 @@ export function bindParams(input: unknown, where: string, schema: ParamSchema = 
     }
     bound[name] = checked.text;
     if (checked.secret) secrets.add(name);
-    kinds.set(name, spec.type);
+    kinds[name] = spec.type;
   }
   for (const [name, spec] of Object.entries(schema)) {
     if (name in given) continue;
@@ -64,7 +61,7 @@ export function bindParams(input: unknown, where: string, schema: ParamSchema = 
       if (checked.ok) {
         bound[name] = checked.text;
         if (checked.secret) secrets.add(name);
-        kinds.set(name, spec.type);
+        kinds[name] = spec.type;
       } else problems.push(`schema.${name}: its default ${JSON.stringify(spec.default)} is not ${checked.expected}`);
     } else if (!spec.optional) {
       problems.push(`params.${name} is required (${describeSpec(spec)}), but was not given`);
@@ -72,23 +69,7 @@ export function bindParams(input: unknown, where: string, schema: ParamSchema = 
   }
   for (const [name, why] of required) if (!(name in bound) && !(name in given)) problems.push(`params.${name} is required: ${why}`);
   if (problems.length > 0) throw new RoteError('invalid-argument', listProblems(where, 'params', problems));
-  markSecretNames(bound, secrets);
-  markParamKinds(bound, kinds);
-  return bound;
-}
-
-const kindsByParams = new WeakMap<object, ReadonlyMap<string, ParamKind>>();
-
-function markParamKinds(params: object, kinds: ReadonlyMap<string, ParamKind>): void {
-  if (kinds.size > 0) kindsByParams.set(params, kinds);
-}
-
-/**
- * The declared (or stored) type of a bound parameter, if any: it limits which renderings of its
- * value the recorder looks for. Travels with the bound object, as secret names do.
- */
-export function paramKind(params: object, name: string): ParamKind | undefined {
-  return kindsByParams.get(params)?.get(name);
+  return BoundParams.of(bound, { secrets, kinds });
 }
 
 /** An undeclared parameter: any string, finite number or boolean, as text. */

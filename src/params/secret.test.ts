@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bindParams } from './params.js';
-import { maskedParams, redactSecrets, secret, secretNames, SECRET_MASK } from './secret.js';
+import { redactSecrets, secret, SECRET_MASK } from './secret.js';
 import { taskIdentity } from './taskKey.js';
 import { hideSecrets, renderForDisplay, renderKnown, renderTemplate, templatize } from './template.js';
 import { templatedUrl } from '../checks/urlCheck.js';
@@ -18,9 +18,9 @@ describe('secret()', () => {
   });
   it('is bound to its plain value, and its name is known as secret', () => {
     const params = bound();
-    expect(params).toEqual({ user: 'ada', password: 'pw', pin: '7' });
-    expect([...secretNames(params)].sort()).toEqual(['password', 'pin']);
-    expect(secretNames(bindParams({ user: 'ada' }, 'test')).size).toBe(0);
+    expect(params.toRecord()).toEqual({ user: 'ada', password: 'pw', pin: '7' });
+    expect([...params.secretNames].sort()).toEqual(['password', 'pin']);
+    expect(bindParams({ user: 'ada' }, 'test').secretNames.size).toBe(0);
   });
   it('rejects a non-string secret and still names bad parameters', () => {
     expect(() => secret(42 as unknown as string)).toThrow('secret(value): value must be a string, got number');
@@ -50,7 +50,7 @@ describe('templating secrets', () => {
     const params = bound();
     expect(renderForDisplay('Log in {{user}} with {{password}} {{unknown}}', params)).toBe(`Log in ada with ${SECRET_MASK} {{unknown}}`);
     expect(redactSecrets('typed pw', params)).toBe(`typed ${SECRET_MASK}`);
-    expect(maskedParams(params)).toEqual({ user: 'ada', password: SECRET_MASK, pin: SECRET_MASK });
+    expect(params.masked()).toEqual({ user: 'ada', password: SECRET_MASK, pin: SECRET_MASK });
   });
   it('renders only known placeholders in text an agent types', () => {
     expect(renderKnown('{{password}}!{{nope}}', bound())).toBe('pw!{{nope}}');

@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import type { BoundParams } from './boundParams.js';
 
 /** What a secret shows wherever it would otherwise be seen: observations, logs, results. */
 export const SECRET_MASK = '********';
@@ -49,29 +50,6 @@ export function revealSecret(value: Secret): string {
   return values.get(value)!;
 }
 
-/**
- * The names of the secret parameters of a bound parameter object. Bound params stay a plain
- * record of strings; which of them are secret travels with the object itself (set by
- * bindParams), so every templating and logging path sees it without a new argument.
- */
-const secretNamesByParams = new WeakMap<object, ReadonlySet<string>>();
-
-export function markSecretNames(params: object, names: ReadonlySet<string>): void {
-  if (names.size > 0) secretNamesByParams.set(params, names);
-}
-
-const NONE: ReadonlySet<string> = new Set();
-
-export function secretNames(params: object): ReadonlySet<string> {
-  return secretNamesByParams.get(params) ?? NONE;
-}
-
-/** The non-empty values of the secret parameters, longest first. */
-export function secretValues(params: Readonly<Record<string, string>>): string[] {
-  const names = secretNames(params);
-  return [...new Set([...names].map((name) => params[name] ?? '').filter((value) => value !== ''))].sort((a, b) => b.length - a.length);
-}
-
 /** The values of the `secret()` wrappers among raw, unvalidated params: known before any binding. */
 export function secretsPassed(params: unknown): string[] {
   if (typeof params !== 'object' || params === null) return [];
@@ -83,8 +61,8 @@ export function secretsPassed(params: unknown): string[] {
 }
 
 /** `text` with every secret value shown as the mask: for logs, errors, results and reasons. */
-export function redactSecrets(text: string, params: Readonly<Record<string, string>>): string {
-  return redactValues(text, secretValues(params));
+export function redactSecrets(text: string, params: BoundParams): string {
+  return params.hasSecrets ? redactValues(text, params.secretValues()) : text;
 }
 
 /** `text` with each of `values` (longest first), plain or URL-encoded, shown as the mask. */
@@ -122,10 +100,4 @@ export function secretPattern(value: string): RegExp {
 
 function hexPattern(byte: number): string {
   return [...byte.toString(16).toUpperCase().padStart(2, '0')].map((digit) => (/[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit)).join('');
-}
-
-/** The params as an agent may see them: secrets shown as the mask. */
-export function maskedParams(params: Readonly<Record<string, string>>): Record<string, string> {
-  const names = secretNames(params);
-  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, names.has(name) ? SECRET_MASK : value]));
 }

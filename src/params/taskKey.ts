@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RoteError } from '../errors/roteError.js';
-import type { BoundParams } from './params.js';
+import type { BoundParams } from './boundParams.js';
 import { hideSecrets, isTemplate, missingNames } from './template.js';
 import { taskTemplate } from './taskTemplate.js';
 import { normalizeUrl } from './url.js';
@@ -26,7 +26,7 @@ export function taskIdentity(task: string, params: BoundParams, tags: readonly s
     if (missing.length > 0) {
       throw new RoteError(
         'invalid-argument',
-        `${where}: the task names ${missing.map((name) => `{{${name}}}`).join(', ')}, but params has no ${missing.join(', ')} (given: ${Object.keys(params).join(', ') || 'none'})`,
+        `${where}: the task names ${missing.map((name) => `{{${name}}}`).join(', ')}, but params has no ${missing.join(', ')} (given: ${params.names().join(', ') || 'none'})`,
       );
     }
     // A secret value in the task text is never part of the key (nor stored with the task).

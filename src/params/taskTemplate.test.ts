@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BoundParams } from './boundParams.js';
 import { bindParams } from './params.js';
 import { secret } from './secret.js';
 import { taskIdentity } from './taskKey.js';
@@ -9,46 +10,46 @@ const start = 'http://app.test/form';
 describe('taskTemplate', () => {
   it('keeps the key when only a long free-text value changes, even when its words stand in the task', () => {
     const task = 'Fill in the "Contact us" form with the given values and submit it.';
-    const one = taskIdentity(task, { comment: 'I would like the brochure and the price list', name: 'Ada' }, [], start, 'w');
-    const two = taskIdentity(task, { comment: 'Please call me back in the afternoon and leave a message', name: 'Alan' }, [], start, 'w');
+    const one = taskIdentity(task, BoundParams.of({ comment: 'I would like the brochure and the price list', name: 'Ada' }), [], start, 'w');
+    const two = taskIdentity(task, BoundParams.of({ comment: 'Please call me back in the afternoon and leave a message', name: 'Alan' }), [], start, 'w');
     expect(one.template).toBe(task);
     expect(two.key).toBe(one.key);
   });
 
   it('replaces a quoted value whatever its length, and not inside a word', () => {
-    expect(taskTemplate('Enter the username "vina" and the password "US" and log in', { username: 'vina', password: 'US' })).toBe('Enter the username "{{username}}" and the password "{{password}}" and log in');
-    const one = taskIdentity('Enter the username "vina" and the password "US"', { username: 'vina', password: 'US' }, [], start, 'w');
-    const two = taskIdentity('Enter the username "otto" and the password "q"', { username: 'otto', password: 'q' }, [], start, 'w');
+    expect(taskTemplate('Enter the username "vina" and the password "US" and log in', BoundParams.of({ username: 'vina', password: 'US' }))).toBe('Enter the username "{{username}}" and the password "{{password}}" and log in');
+    const one = taskIdentity('Enter the username "vina" and the password "US"', BoundParams.of({ username: 'vina', password: 'US' }), [], start, 'w');
+    const two = taskIdentity('Enter the username "otto" and the password "q"', BoundParams.of({ username: 'otto', password: 'q' }), [], start, 'w');
     expect(two.key).toBe(one.key);
   });
 
   it('replaces whole words of the whole value only', () => {
-    expect(taskTemplate('Register Ada Lovelace from London', { first: 'Ada', last: 'Lovelace' })).toBe('Register {{first}} {{last}} from London');
-    expect(taskTemplate('Register Adams', { first: 'Ada' })).toBe('Register Adams');
-    expect(taskTemplate('Order 12 boxes, not 12.5', { qty: '12' })).toBe('Order {{qty}} boxes, not 12.5');
+    expect(taskTemplate('Register Ada Lovelace from London', BoundParams.of({ first: 'Ada', last: 'Lovelace' }))).toBe('Register {{first}} {{last}} from London');
+    expect(taskTemplate('Register Adams', BoundParams.of({ first: 'Ada' }))).toBe('Register Adams');
+    expect(taskTemplate('Order 12 boxes, not 12.5', BoundParams.of({ qty: '12' }))).toBe('Order {{qty}} boxes, not 12.5');
   });
 
   it('names a value several parameters share by the words before it, so the key does not depend on the others', () => {
-    expect(taskTemplate('Catalogue it on shelf A, copy 1', { loanable: '1', copy: '1' })).toBe('Catalogue it on shelf A, copy {{copy}}');
-    expect(taskTemplate('Catalogue it on shelf A, copy 1', { copy: '1', loanable: '0' })).toBe('Catalogue it on shelf A, copy {{copy}}');
-    expect(taskTemplate('Pay 12 for 12', { a: '12', b: '12' })).toBe('Pay {{a}} for {{a}}');
+    expect(taskTemplate('Catalogue it on shelf A, copy 1', BoundParams.of({ loanable: '1', copy: '1' }))).toBe('Catalogue it on shelf A, copy {{copy}}');
+    expect(taskTemplate('Catalogue it on shelf A, copy 1', BoundParams.of({ copy: '1', loanable: '0' }))).toBe('Catalogue it on shelf A, copy {{copy}}');
+    expect(taskTemplate('Pay 12 for 12', BoundParams.of({ a: '12', b: '12' }))).toBe('Pay {{a}} for {{a}}');
   });
 
   it('takes the longest value first', () => {
-    expect(taskTemplate('Greet John Smith and John', { full: 'John Smith', first: 'John' })).toBe('Greet {{full}} and {{first}}');
+    expect(taskTemplate('Greet John Smith and John', BoundParams.of({ full: 'John Smith', first: 'John' }))).toBe('Greet {{full}} and {{first}}');
   });
 
   it('never applies a derived rendering: a date in another format, a case change, a word of a value', () => {
-    expect(taskTemplate('Book 04/01/1990 for ADA', { dob: '1990-04-01', name: 'Ada' })).toBe('Book 04/01/1990 for ADA');
-    expect(taskTemplate('Book the room', { note: 'the room is cold' })).toBe('Book the room');
+    expect(taskTemplate('Book 04/01/1990 for ADA', BoundParams.of({ dob: '1990-04-01', name: 'Ada' }))).toBe('Book 04/01/1990 for ADA');
+    expect(taskTemplate('Book the room', BoundParams.of({ note: 'the room is cold' }))).toBe('Book the room');
   });
 
   it('leaves a short lowercase word alone unless it is quoted', () => {
-    expect(taskTemplate('Fill in the form on the page', { subscribe: 'on' })).toBe('Fill in the form on the page');
-    expect(taskTemplate('Set newsletter to "on"', { subscribe: 'on' })).toBe('Set newsletter to "{{subscribe}}"');
-    expect(taskTemplate('Ship to US now', { country: 'US' })).toBe('Ship to {{country}} now');
-    expect(taskTemplate('Fill in the form and send it', { comment: 'the', other: 'and' })).toBe('Fill in the form and send it');
-    expect(taskTemplate('Book the evening shift', { shift: 'evening' })).toBe('Book the {{shift}} shift');
+    expect(taskTemplate('Fill in the form on the page', BoundParams.of({ subscribe: 'on' }))).toBe('Fill in the form on the page');
+    expect(taskTemplate('Set newsletter to "on"', BoundParams.of({ subscribe: 'on' }))).toBe('Set newsletter to "{{subscribe}}"');
+    expect(taskTemplate('Ship to US now', BoundParams.of({ country: 'US' }))).toBe('Ship to {{country}} now');
+    expect(taskTemplate('Fill in the form and send it', BoundParams.of({ comment: 'the', other: 'and' }))).toBe('Fill in the form and send it');
+    expect(taskTemplate('Book the evening shift', BoundParams.of({ shift: 'evening' }))).toBe('Book the {{shift}} shift');
   });
 
   it('hides a secret wherever it stands', () => {
@@ -57,6 +58,6 @@ describe('taskTemplate', () => {
   });
 
   it('matches typographic quotes in pairs only', () => {
-    expect(taskTemplate('Pick \u201Con\u201D and \u201Con\u2019', { c: 'on' })).toBe('Pick \u201C{{c}}\u201D and \u201Con\u2019');
+    expect(taskTemplate('Pick \u201Con\u201D and \u201Con\u2019', BoundParams.of({ c: 'on' }))).toBe('Pick \u201C{{c}}\u201D and \u201Con\u2019');
   });
 });

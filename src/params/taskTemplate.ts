@@ -1,6 +1,5 @@
-import type { BoundParams } from './params.js';
+import type { BoundParams } from './boundParams.js';
 import { hideSecrets } from './template.js';
-import { secretNames } from './secret.js';
 
 /**
  * The template of a task's text, which its cache key is made from: every parameter value that
@@ -16,12 +15,11 @@ import { secretNames } from './secret.js';
  * value happens to be that word would move the key from run to run. Secret values are replaced wherever they stand (see hideSecrets).
  */
 export function taskTemplate(task: string, params: BoundParams): string {
-  const secrets = secretNames(params);
   const hidden = hideSecrets(task, params).template;
   // Longest first, so "John Smith" is {{fullName}} before "John" can be {{first}}.
   const byValue = new Map<string, string[]>();
-  for (const [name, value] of Object.entries(params)) {
-    if (secrets.has(name) || value.trim() === '') continue;
+  for (const [name, value] of params.plainEntries()) {
+    if (value.trim() === '') continue;
     byValue.set(value, [...(byValue.get(value) ?? []), name]);
   }
   const tokens: string[] = [];

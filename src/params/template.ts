@@ -1,7 +1,7 @@
 import { RoteError } from '../errors/roteError.js';
 import { applyFormats, formatSpec, inferFormat, parseFormatSpec, renderingsOf, type Format, type Inference } from './format.js';
-import { paramKind, type BoundParams } from './params.js';
-import { SECRET_MASK, secretNames, secretPattern } from './secret.js';
+import type { BoundParams } from './boundParams.js';
+import { SECRET_MASK, secretPattern } from './secret.js';
 import { placeholderPattern } from './paramName.js';
 
 /** `{{name}}` or `{{name|format}}` (see format.ts: `{{dob|date:MM/DD/YYYY}}`, `{{name|word:1|upper}}`). */
@@ -25,7 +25,7 @@ export function isTemplate(text: string): boolean {
 
 /** Names a template uses that `params` lacks. */
 export function missingNames(template: string, params: BoundParams): string[] {
-  return templateNames(template).filter((name) => !(name in params));
+  return templateNames(template).filter((name) => !params.has(name));
 }
 
 /** The value rendered in the placeholder's format; null when the value cannot be (not a date...). */
@@ -37,11 +37,11 @@ function renderPlaceholder(value: string, spec: string | undefined): string | nu
 /** Renders `{{name}}` placeholders; every name must be bound (checked up front by the caller). */
 export function renderTemplate(template: string, params: BoundParams): string {
   return template.replace(PLACEHOLDER, (whole, name: string, spec: string | undefined) => {
-    const value = params[name];
+    const value = params.get(name);
     if (value === undefined) throw new RoteError('invalid-argument', `template ${JSON.stringify(template)} names {{${name}}}, but no such parameter was given`);
     const rendered = renderPlaceholder(value, spec);
     if (rendered === null) {
-      const shown = secretNames(params).has(name) ? 'its value' : `its value ${JSON.stringify(value)}`;
+      const shown = params.isSecret(name) ? 'its value' : `its value ${JSON.stringify(value)}`;
       throw new RoteError('invalid-argument', `${whole}: ${shown} cannot be rendered as ${spec!.trim()}`);
     }
     return rendered;
@@ -50,10 +50,9 @@ export function renderTemplate(template: string, params: BoundParams): string {
 
 /** Renders a template for logs and results: secret parameters shown as the mask, unknown names left as they are. */
 export function renderForDisplay(template: string, params: BoundParams): string {
-  const secrets = secretNames(params);
   return template.replace(PLACEHOLDER, (whole, name: string, spec: string | undefined) => {
-    if (secrets.has(name)) return SECRET_MASK;
-    const value = params[name];
+    if (params.isSecret(name)) return SECRET_MASK;
+    const value = params.get(name);
     return value === undefined ? whole : (safeRender(value, spec) ?? whole);
   });
 }
@@ -64,7 +63,7 @@ export function renderForDisplay(template: string, params: BoundParams): string 
  */
 export function renderKnown(text: string, params: BoundParams): string {
   return text.replace(PLACEHOLDER, (whole, name: string, spec: string | undefined) => {
-    const value = params[name];
+    const value = params.get(name);
     return value === undefined ? whole : (safeRender(value, spec) ?? whole);
   });
 }
@@ -83,8 +82,8 @@ function safeRender(value: string, spec: string | undefined): string | null {
  */
 export function hideSecrets(text: string, params: BoundParams): { template: string; ambiguous: string[][] } {
   const byValue = new Map<string, string[]>();
-  for (const name of secretNames(params)) {
-    const value = params[name];
+  for (const name of params.secretNames) {
+    const value = params.get(name);
     if (value === undefined || value === '') continue;
     byValue.set(value, [...(byValue.get(value) ?? []), name]);
   }
@@ -107,9 +106,9 @@ export function hideSecrets(text: string, params: BoundParams): { template: stri
     // A plain parameter holding the same value (username "admin", password "admin") or holding it
     // inside its own (a phone number around a PIN) may be what was typed: the text stands for them
     // too, and a replay types it only while they agree, never a secret into a plain field.
-    const secrets = secretNames(params);
-    const holders = Object.entries(params)
-      .filter(([name, other]) => !secrets.has(name) && other.includes(value))
+    const holders = params
+      .plainEntries()
+      .filter(([, other]) => other.includes(value))
       .map(([name]) => name);
     if (names.length + holders.length > 1) ambiguous.push([...names, ...holders]);
     template = parts.join('');
@@ -177,14 +176,13 @@ function resolveReadings(readings: readonly Reading[]): { template: string; ambi
 }
 
 function templatizePlain(text: string, params: BoundParams): Templatized {
-  const secrets = secretNames(params);
-  const entries = Object.entries(params).filter(([name, value]) => value.trim() !== '' && !secrets.has(name));
+  const entries = params.plainEntries().filter(([, value]) => value.trim() !== '');
   const ambiguous: string[][] = [];
   const literal = new Set<string>();
 
   const whole: Reading[] = [];
   for (const [name, value] of entries) {
-    const inference: Inference = value === text ? { kind: 'match', formats: [] } : inferFormat(value, text, paramKind(params, name));
+    const inference: Inference = value === text ? { kind: 'match', formats: [] } : inferFormat(value, text, params.kind(name));
     if (inference.kind === 'match') whole.push({ name, value, formats: inference.formats });
     else if (inference.kind === 'ambiguous') whole.push({ name, value, formats: 'unsure' });
   }
@@ -201,7 +199,7 @@ function templatizePlain(text: string, params: BoundParams): Templatized {
     // A value too short to be told from other text ("12" in "Qty 12") is not templated inside a
     // longer text; where it stands as a word the text stays literal, guarded like an unsure one.
     if (value.length < 3) byRendering.set(value, [...(byRendering.get(value) ?? []), { name, value, formats: 'unsure' }]);
-    for (const rendering of renderingsOf(value, paramKind(params, name))) {
+    for (const rendering of renderingsOf(value, params.kind(name))) {
       if (rendering.text.length < 3 || rendering.inference.kind === 'none') continue;
       let formats: Reading['formats'] = rendering.inference.kind === 'match' ? rendering.inference.formats : 'unsure';
       // Inside a longer text a case change is weak evidence ("Evening (6-9 PM)" for shift=evening

@@ -1,6 +1,5 @@
 import { isIdLike } from '../checks/urlCheck.js';
-import type { BoundParams } from './params.js';
-import { markSecretNames, secretNames } from './secret.js';
+import { BoundParams } from './boundParams.js';
 import { hideSecrets } from './template.js';
 
 function safeDecode(part: string): string {
@@ -16,7 +15,7 @@ function safeDecode(part: string): string {
  * as `:id` and parameter values as `{{name}}`, so the same page for another record is the same
  * task. The fragment is dropped; non-http URLs stay as they are.
  */
-export function normalizeUrl(url: string, params: BoundParams = {}): string {
+export function normalizeUrl(url: string, params: BoundParams = BoundParams.none): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -24,7 +23,7 @@ export function normalizeUrl(url: string, params: BoundParams = {}): string {
     return url;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return parsed.href.replace(/#.*$/, '');
-  const byValue = new Map(Object.entries(params).filter(([, value]) => value.trim().length >= 2).map(([name, value]) => [value, name]));
+  const byValue = new Map(params.entries().filter(([, value]) => value.trim().length >= 2).map(([name, value]) => [value, name]));
   const general = (part: string) => (byValue.has(part) ? `{{${byValue.get(part)}}}` : isIdLike(part) ? ':id' : part);
   const path = parsed.pathname
     .split('/')
@@ -44,10 +43,6 @@ export function normalizeUrl(url: string, params: BoundParams = {}): string {
  * keeps its meaning. A template that is one placeholder (the whole URL) is rendered as it is.
  */
 export function urlRenderingParams(template: string, params: BoundParams): BoundParams {
-  const secrets = secretNames(params);
-  if (secrets.size === 0 || /^\{\{[^{}]*\}\}$/.test(template.trim())) return params;
-  const encoded: Record<string, string> = { ...params };
-  for (const name of secrets) if (encoded[name] !== undefined) encoded[name] = encodeURIComponent(encoded[name]);
-  markSecretNames(encoded, secrets);
-  return encoded;
+  if (!params.hasSecrets || /^\{\{[^{}]*\}\}$/.test(template.trim())) return params;
+  return params.mapValues((value, name) => (params.isSecret(name) ? encodeURIComponent(value) : value));
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
+import { BoundParams } from '../params/boundParams.js';
 import { taskIdentity } from '../params/taskKey.js';
 import type { NewNodeRow, NodeRow } from '../store/rows.js';
 import { Store } from '../store/store.js';
@@ -19,7 +20,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 const ORIGIN = 'http://127.0.0.1:4010';
 const TEMPLATE = 'Register {{name}}';
-const identity = (origin = ORIGIN) => taskIdentity(TEMPLATE, { name: 'Ada' }, ['smoke', 'intake'], `${origin}/intake?ref=abc`, 'test');
+const identity = (origin = ORIGIN) => taskIdentity(TEMPLATE, BoundParams.of({ name: 'Ada' }), ['smoke', 'intake'], `${origin}/intake?ref=abc`, 'test');
 const KEY = identity().key;
 
 /** A small tree: a path of four steps (a goto on the origin, another to another site, an end URL) and a detour from the root. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BoundParams } from '../boundParams.js';
 import { applyFormats, formatSpec, inferFormat, parseFormatSpec } from '../format.js';
 import { bindParams } from '../params.js';
 import { renderTemplate } from '../template.js';
@@ -55,8 +56,8 @@ describe('values given in the user’s own format', () => {
   });
 
   it('renders a yes/no value given in any spelling as the words a field shows', () => {
-    for (const yes of ['Yes', 'true', 'on', '1']) expect(renderTemplate('{{x|bool:Ja/Nein}}', { x: yes })).toBe('Ja');
-    for (const no of ['No', 'false', 'off', '0']) expect(renderTemplate('{{x|bool:Ja/Nein}}', { x: no })).toBe('Nein');
+    for (const yes of ['Yes', 'true', 'on', '1']) expect(renderTemplate('{{x|bool:Ja/Nein}}', BoundParams.of({ x: yes }))).toBe('Ja');
+    for (const no of ['No', 'false', 'off', '0']) expect(renderTemplate('{{x|bool:Ja/Nein}}', BoundParams.of({ x: no }))).toBe('Nein');
   });
 });
 
@@ -70,8 +71,8 @@ describe('a learned reading checks later values', () => {
 
   it('keeps a value in the recording’s own format as given, and takes the canonical one too', () => {
     const params = bindParams({ date: '3/15/2024', time: '10:56 AM', amount: '12,000.5', agree: 'Yes' }, 'w', schema);
-    expect({ ...params }).toEqual({ date: '3/15/2024', time: '10:56 AM', amount: '12,000.5', agree: 'Yes' });
-    expect({ ...bindParams({ date: '2024-03-15', time: '20:04', amount: 7 }, 'w', schema) }).toEqual({ date: '2024-03-15', time: '20:04', amount: '7' });
+    expect(params.toRecord()).toEqual({ date: '3/15/2024', time: '10:56 AM', amount: '12,000.5', agree: 'Yes' });
+    expect(bindParams({ date: '2024-03-15', time: '20:04', amount: 7 }, 'w', schema).toRecord()).toEqual({ date: '2024-03-15', time: '20:04', amount: '7' });
   });
 
   it('refuses a value it cannot read, naming the parameter, the value and the formats accepted, all at once', () => {
