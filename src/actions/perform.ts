@@ -116,13 +116,27 @@ const SELECT_FOCUSED_OPTION = `(function (wanted, dryRun) {
   var fold = function (value) { return value.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim(); };
   var options = Array.prototype.slice.call(select.options);
   var w = fold(wanted);
-  // The wanted words start the label: "evening" for "Evening (6-9 PM)". Only when exactly one option fits.
+  // The wanted words start the label: "evening" for "Evening (6-9 PM)". Only the label may be
+  // longer: "Washington" is not the option for "Washington DC".
   var startsWith = function (long, short) { return short !== '' && long.indexOf(short + ' ') === 0; };
-  // Only the label may be longer: "Washington" is not the option for "Washington DC".
-  var byPrefix = options.filter(function (o) { return startsWith(fold(o.label), w); });
-  var match = options.find(function (o) { return o.value === wanted || o.label === wanted; }) ||
-    options.find(function (o) { return fold(o.value) === w || fold(o.label) === w; }) ||
-    (byPrefix.length === 1 ? byPrefix[0] : undefined);
+  var lower = function (value) { return String(value).trim().toLowerCase(); };
+  // Tried from the strictest reading to the loosest; the first that finds options decides, and it
+  // must find one: "A-" folds like "A+" (blood types), so a loose reading that fits both is no answer.
+  var readings = [
+    function (o) { return o.value === wanted; },
+    function (o) { return o.label === wanted; },
+    function (o) { return lower(o.value) === lower(wanted) || lower(o.label) === lower(wanted); },
+    function (o) { return w !== '' && (fold(o.value) === w || fold(o.label) === w); },
+    function (o) { return startsWith(fold(o.label), w); },
+  ];
+  var match, several;
+  for (var i = 0; i < readings.length && !match && !several; i++) {
+    var found = options.filter(readings[i]);
+    var values = found.map(function (o) { return o.value; }).filter(function (v, k, all) { return all.indexOf(v) === k; });
+    if (values.length === 1) match = found[0];
+    else if (values.length > 1) several = found;
+  }
+  if (several) return { ok: false, why: 'several options match ' + JSON.stringify(wanted) + ' (' + several.map(function (o) { return o.label; }).join(', ') + ')' };
   if (!match) return { ok: false, why: 'no option matches ' + JSON.stringify(wanted) + ' (options: ' + options.map(function (o) { return o.label; }).join(', ') + ')' };
   if (dryRun) return { ok: true };
   select.value = match.value;
@@ -132,10 +146,6 @@ const SELECT_FOCUSED_OPTION = `(function (wanted, dryRun) {
 })`;
 
 /**
- * Chooses the option of the focused <select> whose value or label matches, case and punctuation
- * aside; failing that, the one option whose label starts with the text's words.
- */
-/**
  * Whether the focused <select> has the option `text` would choose, without choosing it: a replay
  * whose new value names no option hands over before acting, instead of failing halfway.
  */
@@ -144,6 +154,11 @@ export async function focusedSelectHasOption(page: Page, text: string): Promise<
   return found.ok;
 }
 
+/**
+ * Chooses the one option of the focused <select> that the text names: by its value or label as
+ * it is, then case aside, then punctuation aside, then by the words its label starts with. A
+ * reading that fits several options is refused rather than taking the first.
+ */
 async function selectFocusedOption(page: Page, text: string): Promise<void> {
   const chosen = (await page.evaluate(`${SELECT_FOCUSED_OPTION}(${JSON.stringify(text)})`)) as { ok: boolean; why?: string };
   if (!chosen.ok) throw new Error(chosen.why);

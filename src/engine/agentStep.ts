@@ -14,6 +14,18 @@ import type { TrajectoryNode } from './trajectoryNode.js';
 
 const FOCUSED_VALUE = `(function () { var el = document.activeElement; return el instanceof HTMLInputElement ? el.value : ''; })()`;
 
+/** What recording one of the agent's actions needs besides the page and the action (bound). */
+export type AgentStepInput = {
+  intent: string | undefined;
+  params: BoundParams;
+  taskId: string;
+  valueSalt: string;
+  parentId: string | null;
+  deadline: Deadline;
+  /** The action as the agent gave it, its `{{name}}`s unbound (see templatedAction). */
+  asGiven: Action;
+};
+
 export type AgentStep = {
   /** A new node for the step; the caller decides whether an equal stored node stands for it. */
   node: TrajectoryNode;
@@ -28,7 +40,7 @@ export type AgentStep = {
 export async function performAgentStep(
   page: Page,
   action: Action,
-  input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: Deadline },
+  input: AgentStepInput,
 ): Promise<AgentStep> {
   const { params } = input;
   const evidence = await captureEvidence(page, action, params, input.deadline);
@@ -40,16 +52,17 @@ export async function performAgentStep(
   if (point && evidence.state.checkedBefore != null) {
     evidence.state.checkedAfter = (await targetAt(page, point, { identity: false }))?.checked ?? null;
   }
-  const stored = templatedAction(action, params);
+  const stored = templatedAction(action, params, input.asGiven);
   // Ambiguities of the text typed, and of the target's identity (a row header equal to two values).
   const ambiguous = [...stored.ambiguous, ...(evidence.state.ambiguous ?? [])];
   if (stored.action.type === 'type' && action.type === 'type' && evidence.state.typeMode === 'select') {
     // An option is chosen whole: by the parameter whose value is the chosen option's value or label
     // ("CA" shown as "California", "evening" as "Evening (6-9 PM)"), or else as recorded. Never a
     // template over part of a label, which would name an option that does not exist.
-    const { names, formats } = await selectParam(page, params, evidence.target);
+    const { names, formats, pieceOf } = await selectParam(page, params, evidence.target);
     stored.action = { ...stored.action, text: names.length > 0 ? `{{${names[0]}${formats ? `|${formats}` : ''}}}` : hideSecrets(action.text, params).template };
-    stored.literal = [];
+    // An option that is only a piece of a value (the October of a birth date) is kept, guarded.
+    stored.literal = pieceOf;
     ambiguous.splice(0, ambiguous.length, ...(names.length > 1 ? [names] : []));
   }
   if (stored.action.type === 'type' && action.type === 'type' && evidence.state.typeMode === 'value') {
@@ -71,6 +84,8 @@ export async function performAgentStep(
     const semantic = semanticName(evidence.target, params);
     if (semantic.nameTemplate) evidence.state.nameTemplate = semantic.nameTemplate;
     ambiguous.push(...(semantic.ambiguous ?? []));
+    // A day in a date picker, a PM radio: a piece of a value, clicked as recorded only while the value holds.
+    stored.literal.push(...(semantic.pieceOf ?? []));
     const checkbox = semantic.nameTemplate ? undefined : checkboxParam(evidence.target, evidence.state.checkedAfter, params);
     if (checkbox) evidence.state.checkedParam = checkbox;
   }

@@ -54,3 +54,14 @@ describe('learnedSchema', () => {
     expect(learnedSchema({}, [node({ action: { type: 'type', text: 'plain' } })])).toBeNull();
   });
 });
+
+describe('learnedSchema and values that are not the whole of a date input', () => {
+  it('learns no type from a date input that holds a value with other text, nor for a secret', () => {
+    const dateInput = { role: 'textbox', name: 'Valid from', tag: 'input', inputType: 'date' } as const;
+    const nodes = [
+      node({ action: { type: 'type', text: '{{pin}}-06-01' }, state: { typeMode: 'value' }, fingerprint: dateInput }),
+      node({ action: { type: 'type', text: '{{code}}' }, state: { typeMode: 'value' }, fingerprint: dateInput }),
+    ];
+    expect(learnedSchema({}, nodes, new Set(['code']))).toBeNull();
+  });
+});

@@ -9,13 +9,14 @@ import type { TrajectoryNode } from './trajectoryNode.js';
  * `dob` a date), so a later run with a value that cannot be rendered that way is refused before
  * any action instead of diverging halfway.
  */
-export function learnedSchema(declared: ParamSchema, newNodes: readonly TrajectoryNode[]): ParamSchema | null {
+export function learnedSchema(declared: ParamSchema, newNodes: readonly TrajectoryNode[], secretNames: ReadonlySet<string> = new Set()): ParamSchema | null {
   const schema: ParamSchema = { ...declared };
   for (const node of newNodes) {
     for (const template of templatesOf(node)) {
       for (const use of safeUses(template)) {
-        if (schema[use.name]) continue;
-        const kind = kindImpliedBy(use.formats) ?? valueInputKind(node);
+        // A secret is typed as it is, never read as a date or a number: no type is learned for it.
+        if (schema[use.name] || secretNames.has(use.name)) continue;
+        const kind = kindImpliedBy(use.formats) ?? (isWholePlaceholder(template) ? valueInputKind(node) : undefined);
         if (!kind) continue;
         // A value read from the user's own format (10/11/2011) keeps that reading: later values
         // are read the same way, and refused before any action when they cannot be.
@@ -38,6 +39,11 @@ function valueInputKind(node: TrajectoryNode): ParamKind | undefined {
     default:
       return undefined;
   }
+}
+
+/** Only a value that is the whole of what a date input holds is a date: {{pin}}-06-01 makes no date of pin. */
+function isWholePlaceholder(template: string): boolean {
+  return /^\{\{[^{}]+\}\}$/.test(template.trim());
 }
 
 function templatesOf(node: TrajectoryNode): string[] {

@@ -23,10 +23,13 @@ function paramsWithValue(params: BoundParams, text: string): string[] {
  * A click whose target's accessible name is a parameter value is stored as a semantic target:
  * role plus templated name, resolved by the new value on replay.
  */
-export function semanticName(target: Target | null, params: BoundParams): Pick<NodeState, 'nameTemplate' | 'ambiguous'> {
+export function semanticName(target: Target | null, params: BoundParams): Pick<NodeState, 'nameTemplate' | 'ambiguous'> & { pieceOf?: string[] } {
   if (!target || !SEMANTIC_ROLES.has(target.fingerprint.role)) return {};
   const names = paramsWithValue(params, target.fingerprint.name);
-  if (names.length === 0) return {};
+  if (names.length === 0) {
+    const pieceOf = params.piecesNamed(target.fingerprint.name);
+    return pieceOf.length > 0 ? { pieceOf } : {};
+  }
   return names.length > 1 ? { nameTemplate: `{{${names[0]}}}`, ambiguous: [names] } : { nameTemplate: `{{${names[0]}}}` };
 }
 
@@ -68,8 +71,11 @@ function startsWithWords(long: string, short: string): boolean {
   return short !== '' && long.startsWith(`${short} `);
 }
 
-/** How a chosen option stands for parameters: their names, and the formats its text renders them in. */
-export type SelectBinding = { names: string[]; formats?: string };
+/**
+ * How a chosen option stands for parameters: their names, and the formats its text renders them
+ * in; or, bound to none, the parameters it is a piece of (see BoundParams.piecesNamed).
+ */
+export type SelectBinding = { names: string[]; formats?: string; pieceOf: string[] };
 
 /**
  * The parameter a select was set from: the chosen option's value or label, case and punctuation
@@ -80,15 +86,15 @@ export type SelectBinding = { names: string[]; formats?: string };
  */
 export async function selectParam(page: Page, params: BoundParams, target: Target | null): Promise<SelectBinding> {
   const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { value: string; label: string; labels: string[] } | null;
-  if (!chosen) return { names: [] };
+  if (!chosen) return { names: [], pieceOf: [] };
   // A yes/no answer is bound as one first: "No" chosen for a value "No" must still choose "No"
   // when the next value is written "false".
   const yesNo = yesNoSelect(chosen, params, target);
-  if (yesNo.names.length > 0) return yesNo;
+  if (yesNo.names.length > 0) return { ...yesNo, pieceOf: [] };
   const byValue = paramsWithValue(params, chosen.value);
-  if (byValue.length > 0) return { names: byValue };
+  if (byValue.length > 0) return { names: byValue, pieceOf: [] };
   const byLabel = paramsWithValue(params, chosen.label);
-  if (byLabel.length > 0) return { names: byLabel };
+  if (byLabel.length > 0) return { names: byLabel, pieceOf: [] };
   const label = fold(chosen.label);
   const byWords = params.entries()
     .filter(([, value]) => {
@@ -97,15 +103,18 @@ export async function selectParam(page: Page, params: BoundParams, target: Targe
       return startsWithWords(label, wanted) && chosen.labels.filter(fits).length === 1;
     })
     .map(([name]) => name);
-  return { names: byWords };
+  if (byWords.length > 0) return { names: byWords, pieceOf: [] };
+  return { names: [], pieceOf: [...new Set([...params.piecesNamed(chosen.label), ...params.piecesNamed(chosen.value)])] };
 }
 
-function yesNoSelect(chosen: { label: string; labels: string[] }, params: BoundParams, target: Target | null): SelectBinding {
+function yesNoSelect(chosen: { label: string; labels: string[] }, params: BoundParams, target: Target | null): Omit<SelectBinding, 'pieceOf'> {
   const picked = asBoolean(chosen.label);
   if (picked === undefined || !target) return { names: [] };
   // Exactly one option for each answer, so the other answer names one option too.
   const opposite = chosen.labels.filter((label) => asBoolean(label) === !picked);
   if (opposite.length !== 1 || chosen.labels.filter((label) => asBoolean(label) === picked).length !== 1) return { names: [] };
+  // 0 and 1 among 2, 3... are counts, not answers (a "Children" select): only words make a yes/no select.
+  if (chosen.labels.some((label) => /^\s*\d+\s*$/.test(label) && asBoolean(label) === undefined)) return { names: [] };
   const fits = params.entries()
     .filter(([name, value]) => asBoolean(value) === picked && nameFits(name, target.fingerprint.name))
     .map(([name]) => name);
@@ -142,20 +151,27 @@ export function valueHash(salt: string, name: string, value: string): string {
 }
 
 /**
+ * The guard of a secret kept in literal text: never hashed (a hash of a short password is as good
+ * as the password), and no run's hashes hold it, so such a step always hands over.
+ */
+export const SECRET_GUARD = 'secret';
+
+/**
  * The hashes that guard text kept literal for `names` (a form that could not be told for sure):
- * a replay whose value differs must not type the old text. Secrets are never hashed (a hash of a
- * short password is as good as the password); they are hidden from every stored text anyway.
+ * a replay whose value differs must not type the old text. A secret gets SECRET_GUARD: text that
+ * holds it in a way no template proves (a date input holding 1990-04-01 while the PIN is 1990)
+ * is never replayed with another secret spliced in.
  */
 export function literalGuards(names: Iterable<string>, params: BoundParams, salt: string): Record<string, string> | undefined {
   const guards: Record<string, string> = {};
   for (const name of names) {
     const value = params.get(name);
-    if (value !== undefined && !params.isSecret(name)) guards[name] = valueHash(salt, name, value);
+    if (value !== undefined) guards[name] = params.isSecret(name) ? SECRET_GUARD : valueHash(salt, name, value);
   }
   return Object.keys(guards).length > 0 ? guards : undefined;
 }
 
 /** The hash of every non-secret value of a run, to compare with the guards of literal text. */
 export function valueHashesOf(params: BoundParams, salt: string): Record<string, string> {
-  return literalGuards(params.plainEntries().map(([name]) => name), params, salt) ?? {};
+  return Object.fromEntries(params.plainEntries().map(([name, value]) => [name, valueHash(salt, name, value)]));
 }

@@ -1,24 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Action } from '../actions/action.js';
-import { mapActionText } from '../actions/actionText.js';
+import { actionTexts, mapActionText } from '../actions/actionText.js';
 import { sameFingerprint } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { canonicalJson, type JsonValue } from '../params/jsonValues.js';
-import { hideSecrets, templatize } from '../params/template.js';
+import { hideSecrets, templateNames, templatize } from '../params/template.js';
 import type { RecordedEvidence } from './evidence.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
 /**
  * The action as it is stored: typed text, URLs and a tool's string arguments with parameter values
  * replaced by their names (`{ id: "C-1042" }` is stored as `{ id: "{{claimId}}" }`).
+ * `asGiven` is the action as the agent gave it, before its `{{name}}`s were bound: a secret it
+ * typed by name inside a longer text is known to stand there; one found there by its value alone
+ * is guarded (literal), so a replay with another secret never splices it into the old text.
  */
-export function templatedAction(action: Action, params: BoundParams): { action: Action; ambiguous: string[][]; literal: string[] } {
+export function templatedAction(action: Action, params: BoundParams, asGiven: Action = action): { action: Action; ambiguous: string[][]; literal: string[] } {
   const ambiguous: string[][] = [];
   const literal = new Set<string>();
-  let templated = mapActionText(action, (text) => {
-    const result = templatize(text, params);
+  const typedByName = new Set(actionTexts(asGiven).flatMap((text) => templateNames(text)));
+  let templated = mapActionText(action, (text, field) => {
+    const result = templatize(text, params, field === 'url' ? 'url' : 'text');
     ambiguous.push(...result.ambiguous);
     result.literal.forEach((name) => literal.add(name));
+    result.secretsInside.filter((name) => !typedByName.has(name)).forEach((name) => literal.add(name));
     return result.template;
   });
   // A secret standing as a number or an object key of a tool's arguments is never stored either.

@@ -52,7 +52,7 @@ export function commitRun(record: RunRecord): void {
             tags: identity.tags,
             startUrl: identity.startUrl,
             paramNames: [...new Set(newNodes.flatMap(namesUsedBy))],
-            paramSchema: learnedSchema(record.declaredSchema, newNodes),
+            paramSchema: learnedSchema(record.declaredSchema, newNodes, record.params.secretNames),
             createdAt: existingTask?.createdAt ?? now,
             updatedAt: now,
           },

@@ -395,7 +395,7 @@ export class RunLoop {
     const started = Date.now();
     this.dialogs.beginStep('record');
     const parent = this.cursor.at;
-    const stepInput = { intent, params, taskId: identity.key, valueSalt: identity.valueSalt, parentId: parent.kind === 'root' ? null : parent.id, deadline: context };
+    const stepInput = { intent, params, taskId: identity.key, valueSalt: identity.valueSalt, parentId: parent.kind === 'root' ? null : parent.id, deadline: context, asGiven: agentAction };
     // What the page did since the last step acted is what this step waited for (a wait waits on).
     const waitedFor = action.type === 'wait' ? undefined : await this.waits.capture(page, params, actionPoint(action));
     if (action.type !== 'wait') this.waits.acting();

@@ -4,12 +4,11 @@ import { beforeAction, settle } from '../checks/settle.js';
 import { RoteError } from '../errors/roteError.js';
 import { jsonProblem, mapStrings, type JsonValue } from '../params/jsonValues.js';
 import type { BoundParams } from '../params/boundParams.js';
-import type { Deadline } from '../progress/deadline.js';
 import { messageOf } from '../errors/messageOf.js';
 import { redactSecrets } from '../params/secret.js';
 import { templatize } from '../params/template.js';
 import type { Tool } from '../tools/toolRegistry.js';
-import type { AgentStep } from './agentStep.js';
+import type { AgentStep, AgentStepInput } from './agentStep.js';
 import { captureEvidence } from './evidence.js';
 import { literalGuards } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
@@ -40,11 +39,11 @@ export async function recordToolStep(
   page: Page,
   action: ToolAction,
   tool: Tool,
-  input: { intent: string | undefined; params: BoundParams; taskId: string; valueSalt: string; parentId: string | null; deadline: Deadline },
+  input: AgentStepInput,
 ): Promise<AgentStep & { result: unknown }> {
   const { params } = input;
   // Templated before the tool runs: its code may change the object it is given.
-  const stored = templatedAction(action, params);
+  const stored = templatedAction(action, params, input.asGiven);
   // The URL (a tool step is tied to the page it was called on, as any step) and the controls that show values.
   const evidence = await captureEvidence(page, action, params, input.deadline);
   const call = { page, params, args: action.args };

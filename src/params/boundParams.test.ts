@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bindParams } from './params.js';
 import { secret } from './secret.js';
@@ -36,5 +37,36 @@ describe('BoundParams', () => {
     expect(params.toRecord()).toEqual({ user: 'ada', password: 'pw&1', dob: '1990-04-01' });
     expect(params.plainEntries().map(([name]) => name)).toEqual(['user', 'dob']);
     expect(params.secretValues()).toEqual(['pw&1']);
+  });
+});
+
+describe('BoundParams printed', () => {
+  it('never shows a secret, in JSON or when inspected, even after its values were read', () => {
+    const params = bindParams({ user: 'ada', password: secret('hunter2') }, 'w');
+    params.secretValues();
+    params.toRecord();
+    expect(JSON.stringify(params)).toBe('{"user":"ada","password":"********"}');
+    expect(inspect(params)).not.toContain('hunter2');
+    expect(inspect({ nested: params }, { depth: 5 })).not.toContain('hunter2');
+  });
+});
+
+describe('BoundParams.piecesNamed', () => {
+  const params = bindParams({ dob: '2011-10-11', at: '8:04 PM', phone: '(555) 123-4567', pin: secret('4242'), name: 'Ada Lovelace' }, 'w');
+
+  it('names the value a piece on its own comes from: a day, a month name, AM/PM, an area code', () => {
+    expect(params.piecesNamed('11')).toEqual(['dob']);
+    expect(params.piecesNamed('October')).toEqual(['dob']);
+    expect(params.piecesNamed('oct')).toEqual(['dob']);
+    expect(params.piecesNamed('PM')).toEqual(['at']);
+    expect(params.piecesNamed('555')).toEqual(['phone']);
+    expect(params.piecesNamed('Lovelace')).toEqual(['name']);
+  });
+
+  it('never names a secret, and a text of several words is no piece', () => {
+    expect(params.piecesNamed('4242')).toEqual([]);
+    expect(params.piecesNamed('October 11')).toEqual([]);
+    expect(params.piecesNamed('12')).toEqual([]);
+    expect(params.piecesNamed('')).toEqual([]);
   });
 });

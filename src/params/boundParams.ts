@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+import { fold } from './fold.js';
 import { renderingsOf } from './format.js';
 import type { ParamKind } from './paramType.js';
 import { SECRET_MASK } from './secret.js';
@@ -12,6 +14,7 @@ export class BoundParams {
   private secretValuesOnce: string[] | undefined;
   private recordOnce: Readonly<Record<string, string>> | undefined;
   private shownFormsOnce: string[] | undefined;
+  private piecesOnce: Map<string, string[]> | undefined;
 
   private constructor(
     private readonly byName: ReadonlyMap<string, string>,
@@ -98,6 +101,29 @@ export class BoundParams {
   }
 
   /**
+   * The non-secret parameters of which `text` is one piece on its own: a word or number of the
+   * value or of a sure rendering of it, case and punctuation aside (the 11, the October or the
+   * 2011 of a date 2011-10-11; the PM of 8:04 PM). A field, option or button holding only such a
+   * piece was filled from part of the value in a way no template states (a date split into
+   * month, day and year fields): replaying it with another value would keep the old piece.
+   */
+  piecesNamed(text: string): string[] {
+    const folded = fold(text);
+    if (folded === '' || folded.includes(' ')) return [];
+    if (!this.piecesOnce) {
+      this.piecesOnce = new Map();
+      for (const [name, value] of this.plainEntries()) {
+        if (value.trim() === '') continue;
+        const texts = [value, ...renderingsOf(value, this.kind(name)).map((rendering) => rendering.text)];
+        for (const piece of new Set(texts.flatMap((shown) => fold(shown).split(' ')).filter(Boolean))) {
+          this.piecesOnce.set(piece, [...(this.piecesOnce.get(piece) ?? []), name]);
+        }
+      }
+    }
+    return this.piecesOnce.get(folded) ?? [];
+  }
+
+  /**
    * The values as a plain record, secrets in plain text: for user code that acts with them (a
    * tool's function, a custom check's capture). Frozen, so user code cannot change the run's values.
    */
@@ -109,6 +135,15 @@ export class BoundParams {
   /** The values as an agent, a log or a result may see them: secrets shown as the mask. */
   masked(): Record<string, string> {
     return Object.fromEntries(this.entries().map(([name, value]) => [name, this.secretNames.has(name) ? SECRET_MASK : value]));
+  }
+
+  /** Printed or JSON-encoded (a log line, an error's details), secrets show only as the mask. */
+  toJSON(): Record<string, string> {
+    return this.masked();
+  }
+
+  [inspect.custom](): string {
+    return `BoundParams ${inspect(this.masked())}`;
   }
 
   /** The same parameters (secret and typed as before) with some values written another way: a URL's encoding. */

@@ -28,7 +28,8 @@ export function checkValue(value: unknown, spec: ParamSpec): CheckedValue {
   const given = givenFormatOf(spec);
   if (given && typeof value === 'string' && !isSecret(value)) {
     const canonical = readGiven(value, given);
-    if (canonical !== null) return ok(value.trim());
+    // Read, it must still be what the type allows (an amount with at most 2 decimals).
+    if (canonical !== null && checkCanonical(canonical, spec).ok) return ok(value.trim());
     const checked = checkCanonical(value, spec);
     return checked.ok ? checked : fail(`a ${spec.type} as ${describeGiven(given)}, the way the recording was given it, or ${canonicalForm(given)}`);
   }
@@ -40,17 +41,18 @@ export function givenFormatOf(spec: ParamSpec): GivenFormat | undefined {
   if (spec.given === undefined) return undefined;
   let formats;
   try {
-    formats = parseFormatSpec(spec.given);
+    // Read as a `from` reading, so it is checked as one (an amount may carry its currency).
+    formats = parseFormatSpec(`from:${spec.given}`);
   } catch {
     return undefined;
   }
-  const [format] = formats;
-  if (formats.length !== 1 || !format) return undefined;
+  const [from] = formats;
+  if (formats.length !== 1 || from?.kind !== 'from') return undefined;
+  const format = from.given;
   switch (format.kind) {
     case 'date': return spec.type === 'date' ? format : undefined;
     case 'time': return spec.type === 'time' ? format : undefined;
     case 'number': return spec.type === 'number' || spec.type === 'money' ? format : undefined;
-    default: return undefined;
   }
 }
 

@@ -32,7 +32,17 @@ describe('taskTemplate', () => {
   it('names a value several parameters share by the words before it, so the key does not depend on the others', () => {
     expect(taskTemplate('Catalogue it on shelf A, copy 1', BoundParams.of({ loanable: '1', copy: '1' }))).toBe('Catalogue it on shelf A, copy {{copy}}');
     expect(taskTemplate('Catalogue it on shelf A, copy 1', BoundParams.of({ copy: '1', loanable: '0' }))).toBe('Catalogue it on shelf A, copy {{copy}}');
-    expect(taskTemplate('Pay 12 for 12', BoundParams.of({ a: '12', b: '12' }))).toBe('Pay {{a}} for {{a}}');
+    expect(taskTemplate('Pay 12 for 12', BoundParams.of({ a: '12', b: '12' }))).toBe('Pay 12 for 12');
+  });
+
+  it('keeps a short value that stands twice literal where nothing names it: "option 2" is not the quantity 2', () => {
+    expect(taskTemplate('Select option 2 and set quantity 2', BoundParams.of({ qty: '2' }))).toBe('Select option 2 and set quantity 2');
+    expect(taskTemplate('Select option 2 and set quantity 2', BoundParams.of({ quantity: '2' }))).toBe('Select option 2 and set quantity {{quantity}}');
+    const two = taskIdentity('Select option 2 and set quantity 2', BoundParams.of({ qty: '2' }), [], start, 'w');
+    const three = taskIdentity('Select option 3 and set quantity 3', BoundParams.of({ qty: '3' }), [], start, 'w');
+    expect(three.key).not.toBe(two.key);
+    // Once, it is the value: the key holds across values.
+    expect(taskTemplate('Set quantity 2 and save', BoundParams.of({ qty: '2' }))).toBe('Set quantity {{qty}} and save');
   });
 
   it('takes the longest value first', () => {

@@ -39,7 +39,15 @@ export function taskTemplate(task: string, params: BoundParams): string {
     // As whole words: no letter, digit or _ against it, and a number is not part of a longer one
     // (12 in 12.5, 2024 in 2024-01-15).
     const word = new RegExp(`(?<![\\p{L}\\p{N}_\u0000])(?<!\\p{N}[.,:/-])${escaped}(?![\\p{L}\\p{N}_\u0000])(?![.,:/-]\\p{N})`, 'gu');
-    template = template.replace(word, (_whole, offset: number, text: string) => token(placeholder(offset, text)));
+    // A short value standing unquoted more than once ("option 2 ... quantity 2") may be the value at
+    // one place and an ordinal at another: only where the words before it name the parameter, so
+    // "option 2" and "option 3" never share a key because a quantity happened to equal them.
+    const named = value.trim().length < 3 && (template.match(word)?.length ?? 0) > 1;
+    template = template.replace(word, (whole, offset: number, text: string) => {
+      if (!named) return token(placeholder(offset, text));
+      const name = names.find((candidate) => namesItself(text.slice(0, offset), candidate));
+      return name === undefined ? whole : token(`{{${name}}}`);
+    });
   }
   return template.replace(/\u0000(\d+)\u0000/g, (_whole, index: string) => tokens[Number(index)]!);
 }
@@ -55,9 +63,18 @@ const FUNCTION_WORDS = new Set(
 /** The one of `names` whose words all stand among the last few words before a value, if exactly one. */
 function namedBefore(before: string, names: readonly string[]): string | undefined {
   if (names.length < 2) return names[0];
-  const recent = ` ${before.toLowerCase().replace(/\u0000\d+\u0000/g, ' ').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ').slice(-4).join(' ')} `;
-  const fits = names.filter((name) => nameWords(name).every((word) => recent.includes(` ${word}`)));
+  const fits = names.filter((name) => namesItself(before, name));
   return fits.length === 1 ? fits[0] : undefined;
+}
+
+/** The words of `name` all stand among the last few words of `before`. */
+function namesItself(before: string, name: string): boolean {
+  const recent = ` ${lastWords(before)} `;
+  return nameWords(name).every((word) => recent.includes(` ${word}`));
+}
+
+function lastWords(before: string): string {
+  return before.toLowerCase().replace(/\u0000\d+\u0000/g, ' ').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ').slice(-4).join(' ');
 }
 
 function nameWords(name: string): string[] {

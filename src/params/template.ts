@@ -80,7 +80,7 @@ function safeRender(value: string, spec: string | undefined): string | null {
  * Replaces every occurrence of a secret value in `text` by its `{{name}}`, whatever its length
  * and wherever it stands (inside a word too, or URL-encoded), leaving existing placeholders alone.
  */
-export function hideSecrets(text: string, params: BoundParams): { template: string; ambiguous: string[][] } {
+export function hideSecrets(text: string, params: BoundParams, where: TextKind = 'text'): { template: string; ambiguous: string[][]; inside: string[] } {
   const byValue = new Map<string, string[]>();
   for (const name of params.secretNames) {
     const value = params.get(name);
@@ -88,6 +88,7 @@ export function hideSecrets(text: string, params: BoundParams): { template: stri
     byValue.set(value, [...(byValue.get(value) ?? []), name]);
   }
   const ambiguous: string[][] = [];
+  const inside: string[] = [];
   let template = text;
   for (const value of [...byValue.keys()].sort((a, b) => b.length - a.length)) {
     const names = byValue.get(value)!;
@@ -95,9 +96,13 @@ export function hideSecrets(text: string, params: BoundParams): { template: stri
     const parts = template.split(placeholderPattern({ capture: false }));
     let found = false;
     const pattern = secretPattern(value);
+    let alone = true;
     for (let i = 0; i < parts.length; i += 2) {
       // Percent- or form-encoded too (a URL carries it so): nothing of it is ever kept.
-      const hidden = parts[i]!.replace(pattern, `{{${names[0]}}}`);
+      const hidden = parts[i]!.replace(pattern, (match: string, offset: number, part: string) => {
+        if (!standsAlone(part[offset - 1], part[offset + match.length], where)) alone = false;
+        return `{{${names[0]}}}`;
+      });
       if (hidden === parts[i]) continue;
       found = true;
       parts[i] = hidden;
@@ -111,9 +116,24 @@ export function hideSecrets(text: string, params: BoundParams): { template: stri
       .filter(([, other]) => other.includes(value))
       .map(([name]) => name);
     if (names.length + holders.length > 1) ambiguous.push([...names, ...holders]);
+    // Found inside other text ("1990" in "1990-04-01"): nothing proves the text was the secret there.
+    if (!alone) inside.push(...names);
     template = parts.join('');
   }
-  return { template, ambiguous };
+  return { template, ambiguous, inside };
+}
+
+/** Where a text stands: typed text (or a tool's argument), or a URL, whose parts have delimiters of their own. */
+export type TextKind = 'text' | 'url';
+
+/**
+ * Whether a secret found between these two characters stands as a whole: the whole text, a word
+ * between spaces, or a whole path segment or query value of a URL (`token=...&`). Anything else
+ * ("1990" in "1990-04-01") may hold it by chance.
+ */
+function standsAlone(before: string | undefined, after: string | undefined, where: TextKind): boolean {
+  const delimiter = where === 'url' ? /[\s/?&=#;+]/ : /\s/;
+  return (before === undefined || delimiter.test(before)) && (after === undefined || delimiter.test(after));
 }
 
 export type Templatized = {
@@ -126,6 +146,13 @@ export type Templatized = {
    * replay with another value for any of them must not type it.
    */
   literal: string[];
+  /**
+   * Secret parameters found inside other text rather than standing alone (see standsAlone): hidden
+   * (a secret is never kept), but nothing proves the text held the secret there rather than by
+   * chance (a PIN 1990 inside a date 1990-04-01). The caller guards them unless the agent typed
+   * their `{{name}}`.
+   */
+  secretsInside: string[];
 };
 
 /**
@@ -138,14 +165,11 @@ export type Templatized = {
  * rendering that is itself unsure stays literal (see `literal`).
  * Secret values are replaced wherever they stand, whatever their length (see hideSecrets).
  */
-export function templatize(text: string, params: BoundParams): Templatized {
+export function templatize(text: string, params: BoundParams, where: TextKind = 'text'): Templatized {
   // Secrets first, anywhere in the text: a secret value is never kept, however short.
-  const hidden = hideSecrets(text, params);
-  if (hidden.template !== text) {
-    const rest = templatizePlain(hidden.template, params);
-    return { ...rest, ambiguous: [...hidden.ambiguous, ...rest.ambiguous] };
-  }
-  return templatizePlain(text, params);
+  const hidden = hideSecrets(text, params, where);
+  const rest = templatizePlain(hidden.template, params);
+  return { ...rest, ambiguous: [...hidden.ambiguous, ...rest.ambiguous], secretsInside: hidden.inside };
 }
 
 type Reading = { name: string; value: string; formats: Format[] | 'unsure' };
@@ -175,7 +199,7 @@ function resolveReadings(readings: readonly Reading[]): { template: string; ambi
   return { literal: [...new Set(readings.map((reading) => reading.name))] };
 }
 
-function templatizePlain(text: string, params: BoundParams): Templatized {
+function templatizePlain(text: string, params: BoundParams): Omit<Templatized, 'secretsInside'> {
   const entries = params.plainEntries().filter(([, value]) => value.trim() !== '');
   const ambiguous: string[][] = [];
   const literal = new Set<string>();
@@ -192,6 +216,10 @@ function templatizePlain(text: string, params: BoundParams): Templatized {
     if (resolved.ambiguous) ambiguous.push(resolved.ambiguous);
     return { template: resolved.template, ambiguous, literal: [] };
   }
+  // A piece of a value on its own (the day 11 of 2011-10-11 typed in a field of its own): no format
+  // states which piece, so it stays literal, guarded, and another value hands over there.
+  const pieceOf = params.piecesNamed(text);
+  if (pieceOf.length > 0) return { template: text, ambiguous, literal: pieceOf };
 
   // Inside a longer text: every rendering of every value, longest first.
   const byRendering = new Map<string, Reading[]>();

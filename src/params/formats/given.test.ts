@@ -3,7 +3,7 @@ import { BoundParams } from '../boundParams.js';
 import { applyFormats, formatSpec, inferFormat, parseFormatSpec } from '../format.js';
 import { bindParams } from '../params.js';
 import { renderTemplate } from '../template.js';
-import { readGiven } from './given.js';
+import { givenReadings, readGiven } from './given.js';
 
 function infer(value: string, text: string): string {
   const inference = inferFormat(value, text);
@@ -81,5 +81,21 @@ describe('a learned reading checks later values', () => {
         '  - params.date must be a date as MM/DD/YYYY (e.g. "12/31/2024"), the way the recording was given it, or as YYYY-MM-DD, got "15/03/2024"\n' +
         '  - params.time must be a time as h:mm A (e.g. "8:04 PM"), the way the recording was given it, or as a 24-hour HH:MM, got "25:00"',
     );
+  });
+
+  it('refuses what the reading cannot tell or the type does not allow: a time without AM/PM, another currency, a third decimal', () => {
+    const money = { price: { type: 'money' as const, optional: true, inferred: true, given: 'number:$#,##0.##' } };
+    expect(bindParams({ price: '$12,000' }, 'w', money).get('price')).toBe('$12,000');
+    expect(bindParams({ price: '12,000.5' }, 'w', money).get('price')).toBe('12,000.5');
+    expect(() => bindParams({ price: '€1,000' }, 'w', money)).toThrow('params.price must be a money as $#,##0.## (e.g. "$1,234.5"), the way the recording was given it, or as a plain number (1234.5), got "€1,000"');
+    expect(() => bindParams({ price: '1,234.567' }, 'w', money)).toThrow('params.price must be a money');
+    // 8:04 under h:mm A could be morning or evening; 08:04 is the canonical 24-hour form.
+    expect(() => bindParams({ time: '8:04' }, 'w', schema)).toThrow('params.time must be a time as h:mm A');
+    expect(bindParams({ time: '08:04' }, 'w', schema).get('time')).toBe('08:04');
+  });
+
+  it('learns the currency an amount was given in', () => {
+    expect(givenReadings('$1,234.50', 'number')).toEqual([{ kind: 'number', pattern: '$#,##0.##' }]);
+    expect(givenReadings('1,234.50', 'number')).toEqual([{ kind: 'number', pattern: '#,##0.##' }]);
   });
 });

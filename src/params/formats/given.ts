@@ -22,6 +22,8 @@ const GIVEN_DATES = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY/MM/DD', 'MM-DD-YYYY', 'DD
 const GIVEN_TIMES = ['h:mm A'];
 const GIVEN_NUMBERS = ['#,##0.##'];
 
+const CANONICAL_TIME = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** The readings under which `value` parses, when it is not canonical already. */
@@ -31,8 +33,12 @@ export function givenReadings(value: string, family: 'date' | 'time' | 'number')
       return parseIsoDate(value) ? [] : GIVEN_DATES.map((pattern): GivenFormat => ({ kind: 'date', pattern })).filter((given) => readGiven(value, given) !== null);
     case 'time':
       return parseTime(value) ? [] : GIVEN_TIMES.map((pattern): GivenFormat => ({ kind: 'time', pattern })).filter((given) => readGiven(value, given) !== null);
-    case 'number':
-      return parseDecimal(value) ? [] : GIVEN_NUMBERS.map((pattern): GivenFormat => ({ kind: 'number', pattern })).filter((given) => readGiven(value, given) !== null);
+    case 'number': {
+      if (parseDecimal(value)) return [];
+      // The currency the value was given in is part of the reading: a later amount in another is refused.
+      const symbol = /^\s*-?\s*([$€£])/u.exec(value)?.[1] ?? '';
+      return GIVEN_NUMBERS.map((pattern): GivenFormat => ({ kind: 'number', pattern: `${symbol}${pattern}` })).filter((given) => readGiven(value, given) !== null);
+    }
   }
 }
 
@@ -47,7 +53,8 @@ export function readGiven(value: string, given: GivenFormat): string | null {
     case 'date':
       return parseIsoDate(text) ? text : readDate(text, given.pattern);
     case 'time':
-      return parseTime(text) ? canonicalTime(text) : readTime(text, given.pattern);
+      // Canonical only when padded (08:04): "8:04" under a 12-hour reading could be 8:04 PM.
+      return CANONICAL_TIME.test(text) ? canonicalTime(text) : readTime(text, given.pattern);
     case 'number':
       return parseDecimal(text) ? text : readNumber(text, given.pattern);
   }
@@ -67,7 +74,7 @@ export function describeGiven(given: GivenFormat): string {
   switch (given.kind) {
     case 'date': return `${given.pattern} (e.g. ${JSON.stringify(example(given.pattern, { YYYY: '2024', MMMM: 'December', MMM: 'Dec', MM: '12', M: '12', DD: '31', D: '31' }))})`;
     case 'time': return `${given.pattern} (e.g. ${JSON.stringify(example(given.pattern, { HH: '20', H: '20', hh: '08', h: '8', mm: '04', ss: '00', A: 'PM', a: 'pm' }))})`;
-    case 'number': return `${given.pattern} (e.g. "1,234.5")`;
+    case 'number': return `${given.pattern} (e.g. ${JSON.stringify(`${/^[$€£]/u.exec(given.pattern)?.[0] ?? ''}1,234.5`)})`;
   }
 }
 
@@ -191,6 +198,9 @@ function readNumber(text: string, pattern: string): string | null {
   const match = /^(-)?\s*([$€£])?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/u.exec(text);
   if (!match) return null;
   if (match[3]!.includes(',') && !format.grouping) return null;
+  // An amount in another currency than the recording's is not the same amount. (A reading without
+  // a symbol, as stored before the symbol was kept, takes any.)
+  if (format.symbol !== '' && match[2] !== undefined && match[2] !== format.symbol) return null;
   const whole = match[3]!.replace(/,/g, '');
   return `${match[1] ?? ''}${whole}${match[4] !== undefined ? `.${match[4]}` : ''}`;
 }

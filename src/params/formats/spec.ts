@@ -82,11 +82,17 @@ function readPiece(piece: string): Format | null {
 function problemWith(format: Format): string | null {
   if (format.kind === 'case') return (CASES as readonly string[]).includes(format.to) ? null : ALLOWED;
   if (format.kind === 'word') return Number.isSafeInteger(format.index) && format.index !== 0 ? null : WORD_RULE;
-  if (format.kind === 'from') return format.given.pattern !== '' && problemWith(format.given) === null ? null : FROM_RULE;
+  if (format.kind === 'from') return format.given.pattern !== '' && givenProblem(format.given) === null ? null : FROM_RULE;
   if (format.kind === 'bool') return format.yes.trim() !== '' && format.no.trim() !== '' && format.yes !== format.no && !/[|{}]/.test(format.yes + format.no) ? null : BOOL_RULE;
   const pattern = format.pattern;
   if (/[|{}]/.test(pattern) || pattern.trim() !== pattern) return `${ruleFor(format.kind)}; | { } and surrounding spaces are not allowed`;
   return patternIsValid(format.kind, pattern) ? null : ruleFor(format.kind);
+}
+
+/** A reading of a given value: an amount may be given with its currency ($1,234.50 as $#,##0.##). */
+function givenProblem(given: Extract<Format, { kind: 'from' }>['given']): string | null {
+  if (given.kind !== 'number') return problemWith(given);
+  return !/[|{}]/.test(given.pattern) && parseNumberPattern(given.pattern, true) !== null ? null : NUMBER_RULE;
 }
 
 function patternIsValid(kind: 'date' | 'time' | 'number' | 'money' | 'phone', pattern: string): boolean {
