@@ -60,7 +60,18 @@ describe('BoundParams.piecesNamed', () => {
     expect(params.piecesNamed('oct')).toEqual(['dob']);
     expect(params.piecesNamed('PM')).toEqual(['at']);
     expect(params.piecesNamed('555')).toEqual(['phone']);
-    expect(params.piecesNamed('Lovelace')).toEqual(['name']);
+  });
+
+  it('finds no pieces in free text: a Save button is no piece of a comment asking to save', () => {
+    const free = bindParams({ comment: 'Please save the form and send it next week', name: 'Ada Lovelace', qty: '12' }, 'w');
+    expect(free.piecesNamed('Save')).toEqual([]);
+    expect(free.piecesNamed('Next')).toEqual([]);
+    expect(free.piecesNamed('Lovelace')).toEqual([]);
+    expect(free.piecesNamed('12')).toEqual(['qty']);
+    const amount = bindParams({ amount: '$1,234.50' }, 'w');
+    expect(amount.piecesNamed('1234')).toEqual(['amount']);
+    expect(amount.piecesNamed('50')).toEqual(['amount']);
+    expect(amount.piecesNamed('1')).toEqual([]);
   });
 
   it('never names a secret, and a text of several words is no piece', () => {

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { fold } from './fold.js';
 import { renderingsOf } from './format.js';
+import { isStructuredValue } from './formats/structured.js';
 import type { ParamKind } from './paramType.js';
 import { SECRET_MASK } from './secret.js';
 
@@ -101,11 +102,12 @@ export class BoundParams {
   }
 
   /**
-   * The non-secret parameters of which `text` is one piece on its own: a word or number of the
-   * value or of a sure rendering of it, case and punctuation aside (the 11, the October or the
-   * 2011 of a date 2011-10-11; the PM of 8:04 PM). A field, option or button holding only such a
-   * piece was filled from part of the value in a way no template states (a date split into
-   * month, day and year fields): replaying it with another value would keep the old piece.
+   * The non-secret parameters of which `text` is one piece on its own: a word or number of a
+   * date, time, amount or phone value or of a rendering of it, case and punctuation aside (the 11,
+   * the October or the 2011 of a date 2011-10-11; the PM of 8:04 PM; the 555 of (555) 123-4567).
+   * A field, option or button holding only such a piece was filled from part of the value in a way
+   * no template states (a date split into month, day and year fields): replaying it with another
+   * value would keep the old piece. Free text has no pieces (see isStructuredValue).
    */
   piecesNamed(text: string): string[] {
     const folded = fold(text);
@@ -113,9 +115,11 @@ export class BoundParams {
     if (!this.piecesOnce) {
       this.piecesOnce = new Map();
       for (const [name, value] of this.plainEntries()) {
-        if (value.trim() === '') continue;
+        if (value.trim() === '' || !isStructuredValue(value, this.kind(name))) continue;
         const texts = [value, ...renderingsOf(value, this.kind(name)).map((rendering) => rendering.text)];
-        for (const piece of new Set(texts.flatMap((shown) => fold(shown).split(' ')).filter(Boolean))) {
+        // Grouping is no piece: 1,234.50 is asked as 1234 and 50, never as 1 and 234.
+        const ungrouped = texts.map((shown) => shown.replace(/(\d),(?=\d{3}(?!\d))/g, '$1'));
+        for (const piece of new Set(ungrouped.flatMap((shown) => fold(shown).split(' ')).filter(Boolean))) {
           this.piecesOnce.set(piece, [...(this.piecesOnce.get(piece) ?? []), name]);
         }
       }
