@@ -16,24 +16,36 @@ function why(result: RunResult): string {
   return `${result.status}: ${result.error ?? ''} ${result.divergences.map((d) => d.reason).join('; ')}`;
 }
 
-test('blood groups that fold alike (A+ and A-) are chosen exactly, and a spelling that fits both hands over', async ({ app, runOn }) => {
+test('blood groups that fold alike (A+ and A-) are chosen exactly, never by a units count equal to an option code, and a spelling that fits both hands over', async ({ app, runOn }) => {
   const task = 'Record the blood group of the patient';
-  const recorded = await runOn('/blood', { task, params: { patient: 'Ann Lee', bloodGroup: 'A+' } });
+  // The options' hidden codes are 1 to 8: A+ is code 1, as the units are here. The label binds, not the code.
+  const recorded = await runOn('/blood', { task, params: { patient: 'Ann Lee', bloodGroup: 'A+', units: '1' } });
   expect(recorded.status, why(recorded)).toBe('agent');
-  for (const [patient, bloodGroup] of [['Bo Chan', 'A-'], ['Cy Diaz', 'O-'], ['Di Fox', 'ab-'], ['Ed Gray', 'B-']] as const) {
-    const result = await runOn('/blood', { task, params: { patient, bloodGroup } });
+  for (const [patient, bloodGroup, units] of [['Bo Chan', 'A-', '1'], ['Cy Diaz', 'A+', '2'], ['Di Fox', 'ab-', '4'], ['Ed Gray', 'B-', '3']] as const) {
+    const result = await runOn('/blood', { task, params: { patient, bloodGroup, units } });
     expect(result.status, why(result)).toBe('replayed');
-    expect(app.submissions.at(-1)!.fields).toEqual({ patient, group: bloodGroup.toUpperCase() });
+    expect(app.submissions.at(-1)!.fields).toEqual({ patient, group: bloodGroup.toUpperCase(), units });
   }
   // A typographic minus folds like a plus: no option is named exactly, so the cache does not choose.
   const before = app.submissions.length;
-  const unsure = await runOn('/blood', { task, params: { patient: 'Fay Hu', bloodGroup: 'B\u2212' }, mode: 'replay-only' });
+  const unsure = await runOn('/blood', { task, params: { patient: 'Fay Hu', bloodGroup: 'B\u2212', units: '1' }, mode: 'replay-only' });
   expect(unsure.status).toBe('diverged');
-  expect(unsure.divergences[0]?.reason).toContain('blood');
+  expect(unsure.divergences[0]?.reason).toContain('several options match');
   expect(app.submissions).toHaveLength(before);
-  const handed = await runOn('/blood', { task, params: { patient: 'Fay Hu', bloodGroup: 'B\u2212' } });
+  const handed = await runOn('/blood', { task, params: { patient: 'Fay Hu', bloodGroup: 'B\u2212', units: '1' } });
   expect(handed.status, why(handed)).toBe('mixed');
-  expect(app.submissions.at(-1)!.fields).toEqual({ patient: 'Fay Hu', group: 'B-' });
+  expect(app.submissions.at(-1)!.fields).toEqual({ patient: 'Fay Hu', group: 'B-', units: '1' });
+});
+
+test('a quantity of 1 that a delivery date happens to hold a piece of is no piece: every new date replays', async ({ app, runOn }) => {
+  const task = 'Order the item for delivery';
+  const recorded = await runOn('/order', { task, params: { item: 'Gauze', delivery: '2024-01-15' } });
+  expect(recorded.status, why(recorded)).toBe('agent');
+  for (const [item, delivery] of [['Tape', '2024-03-05'], ['Masks', '2025-11-30'], ['Gloves', '2024-01-01']] as const) {
+    const result = await runOn('/order', { task, params: { item, delivery } });
+    expect(result.status, why(result)).toBe('replayed');
+    expect(app.submissions.at(-1)!.fields).toEqual({ item, quantity: '1', delivery });
+  }
 });
 
 test('a date of birth split into month, day and year and a time split into text and AM/PM never keep the old piece', async ({ app, runOn }) => {

@@ -35,10 +35,12 @@ const PAGES: Record<string, { title: string; body: string; plan: string }> = {
     body: `<table>
 <tr><td>Patient</td><td><input name="patient" data-hint="patient"></td></tr>
 <tr><td>Blood group</td><td><select name="group" data-hint="bloodGroup"><option value="">--</option>${BLOOD_GROUPS.map((group, i) => `<option value="${i + 1}">${group}</option>`).join('')}</select></td></tr>
+<tr><td>Units</td><td><input name="units" size="3" data-hint="units"></td></tr>
 </table>`,
     plan: `function (params) {
-      var patient = hint('patient'), group = hint('bloodGroup');
+      var patient = hint('patient'), group = hint('bloodGroup'), units = hint('units');
       if (patient.value !== params.patient) return fill(patient, params.patient, 'Enter the patient');
+      if (units.value !== params.units) return fill(units, params.units, 'Enter the units');
       // A person reads a typographic minus as a minus.
       var want = params.bloodGroup.replace(/\\u2212/g, '-').toUpperCase();
       if (chosenLabel(group) !== want) return choose(group, want, 'Choose the blood group');
@@ -77,6 +79,23 @@ const PAGES: Record<string, { title: string; body: string; plan: string }> = {
       var applicant = hint('applicant'), children = hint('children');
       if (applicant.value !== params.applicant) return fill(applicant, params.applicant, 'Enter the applicant');
       if (children.value !== params.children) return choose(children, params.children, 'Choose the number of children');
+      return null;
+    }`,
+  },
+  order: {
+    title: 'Supply order',
+    body: `<table>
+<tr><td><label for="item">Item</label></td><td><input id="item" name="item" data-hint="item"></td></tr>
+<tr><td><label for="quantity">Quantity</label></td><td><input id="quantity" name="quantity" size="3" data-hint="quantity"></td></tr>
+<tr><td><label for="delivery">Delivery</label></td><td><input id="delivery" type="date" name="delivery" data-hint="delivery"></td></tr>
+</table>`,
+    plan: `function (params) {
+      // One of each, always: the quantity is no parameter. The delivery date is typed month first.
+      var item = hint('item'), quantity = hint('quantity'), delivery = hint('delivery');
+      if (item.value !== params.item) return fill(item, params.item, 'Enter the item');
+      if (quantity.value !== '1') return fill(quantity, '1', 'Order one');
+      var d = /^(\\d{4})-(\\d{2})-(\\d{2})$/.exec(params.delivery);
+      if (delivery.value !== params.delivery) { var r = delivery.getBoundingClientRect(); return { actions: [{ type: 'click', x: Math.round(r.x + 6), y: Math.round(r.y + r.height / 2) }, { type: 'type', text: d[2] + '/' + d[3] + '/' + d[1] }], intent: 'Set the delivery date' }; }
       return null;
     }`,
   },

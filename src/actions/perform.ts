@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import type { Action } from './action.js';
 import { RoteError } from '../errors/roteError.js';
+import { chooseOption, describeNoChoice, type SelectOption } from './chooseOption.js';
 import { playwrightChord } from './keys.js';
 import { deadlineIn, remainingMs, type Deadline } from '../progress/deadline.js';
 
@@ -106,60 +107,47 @@ async function setFocusedValue(page: Page, text: string): Promise<void> {
   if (!set.ok) throw new Error(set.why);
 }
 
-/**
- * Runs in the page with the text to choose. A string, not a function: bundlers that rename
- * or wrap inner functions (esbuild's keepNames) would break a serialized closure.
- */
-const SELECT_FOCUSED_OPTION = `(function (wanted, dryRun) {
+/** Runs in the page: the focused <select>'s options, or null when the focus is not on one. */
+const FOCUSED_OPTIONS = `(function () {
   var select = document.activeElement;
-  if (!(select instanceof HTMLSelectElement)) return { ok: false, why: 'the focused element is no longer a <select>' };
-  var fold = function (value) { return value.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, ' ').trim(); };
-  var options = Array.prototype.slice.call(select.options);
-  var w = fold(wanted);
-  // The wanted words start the label: "evening" for "Evening (6-9 PM)". Only the label may be
-  // longer: "Washington" is not the option for "Washington DC".
-  var startsWith = function (long, short) { return short !== '' && long.indexOf(short + ' ') === 0; };
-  var lower = function (value) { return String(value).trim().toLowerCase(); };
-  // Tried from the strictest reading to the loosest; the first that finds options decides, and it
-  // must find one: "A-" folds like "A+" (blood types), so a loose reading that fits both is no answer.
-  var readings = [
-    function (o) { return o.value === wanted; },
-    function (o) { return o.label === wanted; },
-    function (o) { return lower(o.value) === lower(wanted) || lower(o.label) === lower(wanted); },
-    function (o) { return w !== '' && (fold(o.value) === w || fold(o.label) === w); },
-    function (o) { return startsWith(fold(o.label), w); },
-  ];
-  var match, several;
-  for (var i = 0; i < readings.length && !match && !several; i++) {
-    var found = options.filter(readings[i]);
-    var values = found.map(function (o) { return o.value; }).filter(function (v, k, all) { return all.indexOf(v) === k; });
-    if (values.length === 1) match = found[0];
-    else if (values.length > 1) several = found;
-  }
-  if (several) return { ok: false, why: 'several options match ' + JSON.stringify(wanted) + ' (' + several.map(function (o) { return o.label; }).join(', ') + ')' };
-  if (!match) return { ok: false, why: 'no option matches ' + JSON.stringify(wanted) + ' (options: ' + options.map(function (o) { return o.label; }).join(', ') + ')' };
-  if (dryRun) return { ok: true };
-  select.value = match.value;
+  if (!(select instanceof HTMLSelectElement)) return null;
+  return Array.prototype.map.call(select.options, function (o) { return { value: o.value, label: o.label }; });
+})()`;
+
+/** Runs in the page: chooses the focused <select>'s option at an index, as a person's pick would. */
+const CHOOSE_FOCUSED_OPTION = `(function (index, value) {
+  var select = document.activeElement;
+  if (!(select instanceof HTMLSelectElement)) return 'the focused element is no longer a <select>';
+  var option = select.options[index];
+  if (!option || option.value !== value) return 'the <select> changed its options while choosing';
+  select.selectedIndex = index;
   select.dispatchEvent(new Event('input', { bubbles: true }));
   select.dispatchEvent(new Event('change', { bubbles: true }));
-  return { ok: true };
+  return null;
 })`;
 
-/**
- * Whether the focused <select> has the option `text` would choose, without choosing it: a replay
- * whose new value names no option hands over before acting, instead of failing halfway.
- */
-export async function focusedSelectHasOption(page: Page, text: string): Promise<boolean> {
-  const found = (await page.evaluate(`${SELECT_FOCUSED_OPTION}(${JSON.stringify(text)}, true)`).catch(() => ({ ok: false }))) as { ok: boolean };
-  return found.ok;
+/** The focused <select>'s options and the one `text` names (see chooseOption); a string says why there is none. */
+async function focusedChoice(page: Page, text: string): Promise<{ index: number; value: string } | string> {
+  const options = (await page.evaluate(FOCUSED_OPTIONS)) as SelectOption[] | null;
+  if (!options) return 'the focused element is no longer a <select>';
+  const choice = chooseOption(text, options);
+  return choice.kind === 'one' ? { index: choice.index, value: options[choice.index]!.value } : describeNoChoice(text, choice, options);
 }
 
 /**
- * Chooses the one option of the focused <select> that the text names: by its value or label as
- * it is, then case aside, then punctuation aside, then by the words its label starts with. A
- * reading that fits several options is refused rather than taking the first.
+ * Why the focused <select> has not the one option `text` names, or undefined when it has, without
+ * choosing it: a replay whose new value names no option, or several, hands over before acting
+ * instead of failing halfway.
  */
+export async function focusedSelectProblem(page: Page, text: string): Promise<string | undefined> {
+  const found = await focusedChoice(page, text).catch(() => 'the page could not be read');
+  return typeof found === 'string' ? found : undefined;
+}
+
+/** Chooses the one option of the focused <select> that the text names (see chooseOption). */
 async function selectFocusedOption(page: Page, text: string): Promise<void> {
-  const chosen = (await page.evaluate(`${SELECT_FOCUSED_OPTION}(${JSON.stringify(text)})`)) as { ok: boolean; why?: string };
-  if (!chosen.ok) throw new Error(chosen.why);
+  const found = await focusedChoice(page, text);
+  if (typeof found === 'string') throw new Error(found);
+  const problem = (await page.evaluate(`${CHOOSE_FOCUSED_OPTION}(${found.index}, ${JSON.stringify(found.value)})`)) as string | null;
+  if (problem) throw new Error(problem);
 }

@@ -6,7 +6,8 @@ import { beforeAction, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
-import { hideSecrets, templatize } from '../params/template.js';
+import { hideSecrets, templateNames, templatize } from '../params/template.js';
+import type { PieceStrength } from '../params/pieces.js';
 import { captureEvidence } from './evidence.js';
 import { checkboxParam, literalGuards, selectParam, semanticName } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
@@ -25,6 +26,22 @@ export type AgentStepInput = {
   /** The action as the agent gave it, its `{{name}}`s unbound (see templatedAction). */
   asGiven: Action;
 };
+
+/** The parameters a strong piece stands for: guarded at once (a weak one waits for the run, see runCommit). */
+function strongPieces(pieces: readonly { name: string; strength: PieceStrength }[]): string[] {
+  return pieces.filter((piece) => piece.strength === 'strong').map((piece) => piece.name);
+}
+
+/**
+ * Whether a value stands in a field's text as a whole, not inside a longer number or word (a
+ * guests "2" is not in 2024-06-01). A secret anywhere counts: guarding one found by chance costs
+ * only a hand-over.
+ */
+function standsIn(text: string, value: string, secret: boolean): boolean {
+  if (secret) return text.includes(value);
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(text);
+}
 
 export type AgentStep = {
   /** A new node for the step; the caller decides whether an equal stored node stands for it. */
@@ -59,10 +76,21 @@ export async function performAgentStep(
     // An option is chosen whole: by the parameter whose value is the chosen option's value or label
     // ("CA" shown as "California", "evening" as "Evening (6-9 PM)"), or else as recorded. Never a
     // template over part of a label, which would name an option that does not exist.
-    const { names, formats, pieceOf } = await selectParam(page, params, evidence.target);
-    stored.action = { ...stored.action, text: names.length > 0 ? `{{${names[0]}${formats ? `|${formats}` : ''}}}` : hideSecrets(action.text, params).template };
-    // An option that is only a piece of a value (the October of a birth date) is kept, guarded.
-    stored.literal = pieceOf;
+    const { names, formats, pieces } = await selectParam(page, params, evidence.target, action.text);
+    if (names.length > 0) {
+      stored.action = { ...stored.action, text: `{{${names[0]}${formats ? `|${formats}` : ''}}}` };
+      stored.literal = [];
+      stored.pieceOf = [];
+    } else {
+      const hidden = hideSecrets(action.text, params).template;
+      stored.action = { ...stored.action, text: hidden };
+      // An option that is only a piece of a value (the October of a birth date) is kept, guarded;
+      // one that shows a secret is chance unless the agent chose it by name: that step hands over.
+      const typedByName = new Set(input.asGiven.type === 'type' ? templateNames(input.asGiven.text) : []);
+      const secretsShown = templateNames(hidden).filter((name) => params.isSecret(name) && !typedByName.has(name));
+      stored.literal = [...strongPieces(pieces), ...secretsShown];
+      stored.pieceOf = pieces.map((piece) => piece.name);
+    }
     ambiguous.splice(0, ambiguous.length, ...(names.length > 1 ? [names] : []));
   }
   if (stored.action.type === 'type' && action.type === 'type' && evidence.state.typeMode === 'value') {
@@ -76,7 +104,8 @@ export async function performAgentStep(
       const templated = templatize(held, params);
       const whole = /^\{\{[^{}]+\}\}$/.test(templated.template);
       stored.action = { ...stored.action, text: whole ? templated.template : hideSecrets(held, params).template };
-      stored.literal = whole ? templated.literal : params.entries().filter(([name, value]) => value !== '' && (held.includes(value) || templated.template.includes(`{{${name}`) || templated.literal.includes(name))).map(([name]) => name);
+      stored.literal = whole ? templated.literal : params.entries().filter(([name, value]) => value !== '' && (standsIn(held, value, params.isSecret(name)) || templated.template.includes(`{{${name}`) || templated.literal.includes(name))).map(([name]) => name);
+      stored.pieceOf = whole ? [] : templated.pieceOf;
       ambiguous.splice(0, ambiguous.length, ...templated.ambiguous);
     }
   }
@@ -85,11 +114,13 @@ export async function performAgentStep(
     if (semantic.nameTemplate) evidence.state.nameTemplate = semantic.nameTemplate;
     ambiguous.push(...(semantic.ambiguous ?? []));
     // A day in a date picker, a PM radio: a piece of a value, clicked as recorded only while the value holds.
-    stored.literal.push(...(semantic.pieceOf ?? []));
+    stored.literal.push(...strongPieces(semantic.pieces ?? []));
+    stored.pieceOf.push(...(semantic.pieces ?? []).map((piece) => piece.name));
     const checkbox = semantic.nameTemplate ? undefined : checkboxParam(evidence.target, evidence.state.checkedAfter, params);
     if (checkbox) evidence.state.checkedParam = checkbox;
   }
   if (ambiguous.length > 0) evidence.state.ambiguous = ambiguous;
+  if (stored.pieceOf.length > 0) evidence.state.pieces = [...new Set(stored.pieceOf)];
   // Text typed in a form that cannot be told for sure stays literal; a replay with another value
   // for its parameter must hand over there rather than type the old text (see preCheck).
   const literalOf = literalGuards(stored.literal, params, input.valueSalt);

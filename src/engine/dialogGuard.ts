@@ -4,6 +4,7 @@ import type { BoundParams } from '../params/boundParams.js';
 import { redactSecrets } from '../params/secret.js';
 import { renderKnown, renderTemplate, templatize } from '../params/template.js';
 import type { RecordedDialog } from './trajectoryNode.js';
+import { unprovenSecrets } from './recordStep.js';
 
 /** Asks the agent how to answer a native prompt its action opened. */
 export type PromptAnswerer = (dialog: NativeDialog) => Promise<DialogAnswer>;
@@ -110,6 +111,8 @@ export class DialogGuard {
       const templated = templatize(text, this.params);
       recorded.text = templated.template;
       templated.literal.forEach((name) => this.literal.add(name));
+      // A secret in the answer that the agent did not give by name may be there by chance: guarded.
+      unprovenSecrets(templated.secretsFound, [answer.text ?? '']).forEach((name) => this.literal.add(name));
       this.ambiguous.push(...templated.ambiguous);
     }
     this.raised.push(recorded);

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright';
 import type { Target } from '../checks/fingerprint.js';
+import { chooseOption, type SelectOption } from '../actions/chooseOption.js';
 import type { BoundParams } from '../params/boundParams.js';
+import type { PieceStrength } from '../params/pieces.js';
 import { asBoolean, fold } from '../params/fold.js';
 import { actionTexts } from '../actions/actionText.js';
 import { templateNames } from '../params/template.js';
@@ -23,12 +25,12 @@ function paramsWithValue(params: BoundParams, text: string): string[] {
  * A click whose target's accessible name is a parameter value is stored as a semantic target:
  * role plus templated name, resolved by the new value on replay.
  */
-export function semanticName(target: Target | null, params: BoundParams): Pick<NodeState, 'nameTemplate' | 'ambiguous'> & { pieceOf?: string[] } {
+export function semanticName(target: Target | null, params: BoundParams): Pick<NodeState, 'nameTemplate' | 'ambiguous'> & { pieces?: { name: string; strength: PieceStrength }[] } {
   if (!target || !SEMANTIC_ROLES.has(target.fingerprint.role)) return {};
   const names = paramsWithValue(params, target.fingerprint.name);
   if (names.length === 0) {
-    const pieceOf = params.piecesNamed(target.fingerprint.name);
-    return pieceOf.length > 0 ? { pieceOf } : {};
+    const pieces = params.piecesNamed(target.fingerprint.name);
+    return pieces.length > 0 ? { pieces } : {};
   }
   return names.length > 1 ? { nameTemplate: `{{${names[0]}}}`, ambiguous: [names] } : { nameTemplate: `{{${names[0]}}}` };
 }
@@ -61,53 +63,53 @@ function words(name: string): string[] {
 const SELECTED_OPTION = `(function () {
   var select = document.activeElement;
   if (!(select instanceof HTMLSelectElement) || select.selectedIndex < 0) return null;
-  var option = select.options[select.selectedIndex];
-  var labels = Array.prototype.map.call(select.options, function (o) { return o.label; });
-  return { value: option.value, label: option.label, labels: labels };
+  var options = Array.prototype.map.call(select.options, function (o) { return { value: o.value, label: o.label }; });
+  return { index: select.selectedIndex, options: options };
 })()`;
-
-/** One folded word run is the start of the other: "evening" and "Evening (6-9 PM)". */
-function startsWithWords(long: string, short: string): boolean {
-  return short !== '' && long.startsWith(`${short} `);
-}
 
 /**
  * How a chosen option stands for parameters: their names, and the formats its text renders them
- * in; or, bound to none, the parameters it is a piece of (see BoundParams.piecesNamed).
+ * in; or, bound to none, the parameters its label is a piece of (see BoundParams.piecesNamed).
  */
-export type SelectBinding = { names: string[]; formats?: string; pieceOf: string[] };
+export type SelectBinding = { names: string[]; formats?: string; pieces: { name: string; strength: PieceStrength }[] };
 
 /**
- * The parameter a select was set from: the chosen option's value or label, case and punctuation
- * aside, or a label that starts with the value's words when no other option's label does (so the
- * replay, which chooses the same way, finds this option again). A yes/no value given as true, on
- * or 1 binds a Yes/No select whose label names the parameter (as a checkbox does), rendered as
- * the select's own words.
+ * The parameter a select was set from: the one whose value names the chosen option the way a
+ * replay reads it (chooseOption: as given, case aside, punctuation aside, a label's first words),
+ * so the replay finds this option again for this value and the option of the next value for the
+ * next. By the option's label, what a person reads; by its hidden value only when that value is a
+ * code with letters (NY for "New York") or what the agent typed: a number code ("2" for "A-") is an
+ * id that a quantity can equal by chance. A yes/no value given as true, on or 1 binds a Yes/No
+ * select whose label names the parameter (as a checkbox does), rendered as the select's own words.
+ * Secrets never bind a select: an option equal to one is chance, unless the agent typed it by name.
  */
-export async function selectParam(page: Page, params: BoundParams, target: Target | null): Promise<SelectBinding> {
-  const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { value: string; label: string; labels: string[] } | null;
-  if (!chosen) return { names: [], pieceOf: [] };
+export async function selectParam(page: Page, params: BoundParams, target: Target | null, typed: string): Promise<SelectBinding> {
+  const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { index: number; options: SelectOption[] } | null;
+  const option = chosen?.options[chosen.index];
+  if (!chosen || !option) return { names: [], pieces: [] };
   // A yes/no answer is bound as one first: "No" chosen for a value "No" must still choose "No"
   // when the next value is written "false".
-  const yesNo = yesNoSelect(chosen, params, target);
-  if (yesNo.names.length > 0) return { ...yesNo, pieceOf: [] };
-  const byValue = paramsWithValue(params, chosen.value);
-  if (byValue.length > 0) return { names: byValue, pieceOf: [] };
-  const byLabel = paramsWithValue(params, chosen.label);
-  if (byLabel.length > 0) return { names: byLabel, pieceOf: [] };
-  const label = fold(chosen.label);
-  const byWords = params.entries()
-    .filter(([, value]) => {
-      const wanted = fold(value);
-      const fits = (other: string) => startsWithWords(fold(other), wanted);
-      return startsWithWords(label, wanted) && chosen.labels.filter(fits).length === 1;
-    })
+  const yesNo = yesNoSelect({ label: option.label, labels: chosen.options.map((other) => other.label) }, params, target);
+  if (yesNo.names.length > 0) return { ...yesNo, pieces: [] };
+  const names = params
+    .plainEntries()
+    .filter(([, value]) => namesOption(value, chosen.options, option, typed))
     .map(([name]) => name);
-  if (byWords.length > 0) return { names: byWords, pieceOf: [] };
-  return { names: [], pieceOf: [...new Set([...params.piecesNamed(chosen.label), ...params.piecesNamed(chosen.value)])] };
+  if (names.length > 0) return { names, pieces: [] };
+  return { names: [], pieces: params.piecesNamed(option.label) };
 }
 
-function yesNoSelect(chosen: { label: string; labels: string[] }, params: BoundParams, target: Target | null): Omit<SelectBinding, 'pieceOf'> {
+/** Whether a replay reading `value` would choose `option`, by its label or by a value that is no bare number code. */
+function namesOption(value: string, options: readonly SelectOption[], option: SelectOption, typed: string): boolean {
+  if (value.trim() === '') return false;
+  const choice = chooseOption(value, options);
+  if (choice.kind !== 'one' || options[choice.index]!.value !== option.value) return false;
+  const byLabel = chooseOption(value, options.map((other) => ({ value: other.label, label: other.label })));
+  if (byLabel.kind === 'one' && options[byLabel.index]!.label === option.label) return true;
+  return /\p{L}/u.test(value) || fold(value) === fold(typed);
+}
+
+function yesNoSelect(chosen: { label: string; labels: string[] }, params: BoundParams, target: Target | null): Omit<SelectBinding, 'pieces'> {
   const picked = asBoolean(chosen.label);
   if (picked === undefined || !target) return { names: [] };
   // Exactly one option for each answer, so the other answer names one option too.

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright';
 import type { Action } from '../actions/action.js';
-import { focusedSelectHasOption, type TypeMode } from '../actions/perform.js';
+import { focusedSelectProblem, type TypeMode } from '../actions/perform.js';
 import { describeFingerprint, sameFingerprint, type Target } from '../checks/fingerprint.js';
 import { sameBox } from '../checks/lookalikes.js';
 import { targetOf } from './evidence.js';
@@ -159,9 +159,8 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
     if (problem) return fail(`the target looks different: ${problem.reason}`, { expected: recorded, actual: problem.actual, diff: problem.diff });
   }
   // The option a new value names must be there (a Yes/No select given "maybe"): else a person decides.
-  if (typeMode === 'select' && action.type === 'type' && node.action.type === 'type' && !(await focusedSelectHasOption(env.page, action.text))) {
-    return fail(`the select has no option for ${node.action.text} with this run's value`);
-  }
+  const selectProblem = typeMode === 'select' && action.type === 'type' && node.action.type === 'type' ? await focusedSelectProblem(env.page, action.text) : undefined;
+  if (selectProblem) return fail(`the select has no option for ${node.action.type === 'type' ? node.action.text : ''} with this run's value: ${selectProblem}`);
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
   const liveTypeMode = typeMode === 'replace' && !target.hasText ? 'keys' : typeMode;
   return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target };

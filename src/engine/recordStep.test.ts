@@ -28,6 +28,13 @@ describe('templatedAction and secrets inside a longer text', () => {
     expect(templatedAction({ type: 'goto', url: 'http://a.test/day/1990-04-01' }, params).literal).toEqual(['pin']);
   });
 
+  it('lets a secret typed by name vouch only for as many places as it was typed', () => {
+    const asGiven = { type: 'type', text: 'PIN {{pin}}, valid from 1990-04-01' } as const;
+    const stored = templatedAction({ type: 'type', text: 'PIN 1990, valid from 1990-04-01' }, params, asGiven);
+    expect(stored.action).toEqual({ type: 'type', text: 'PIN {{pin}}, valid from {{pin}}-04-01' });
+    expect(stored.literal).toEqual(['pin']);
+  });
+
   it('guards a secret in literal text with a mark no run matches, never its hash', () => {
     const guards = literalGuards(['pin', 'user', 'missing'], params, 'salt');
     expect(guards?.pin).toBe(SECRET_GUARD);

@@ -4,7 +4,7 @@ import { actionTexts, mapActionText } from '../actions/actionText.js';
 import { sameFingerprint } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { canonicalJson, type JsonValue } from '../params/jsonValues.js';
-import { hideSecrets, templateNames, templatize } from '../params/template.js';
+import { hideSecrets, templateUses, templatize, type SecretFound } from '../params/template.js';
 import type { RecordedEvidence } from './evidence.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
@@ -15,20 +15,52 @@ import type { TrajectoryNode } from './trajectoryNode.js';
  * typed by name inside a longer text is known to stand there; one found there by its value alone
  * is guarded (literal), so a replay with another secret never splices it into the old text.
  */
-export function templatedAction(action: Action, params: BoundParams, asGiven: Action = action): { action: Action; ambiguous: string[][]; literal: string[] } {
+export function templatedAction(action: Action, params: BoundParams, asGiven: Action = action): { action: Action; ambiguous: string[][]; literal: string[]; pieceOf: string[] } {
   const ambiguous: string[][] = [];
   const literal = new Set<string>();
-  const typedByName = new Set(actionTexts(asGiven).flatMap((text) => templateNames(text)));
+  const pieceOf = new Set<string>();
+  const asGivenTexts = actionTexts(asGiven);
   let templated = mapActionText(action, (text, field) => {
     const result = templatize(text, params, field === 'url' ? 'url' : 'text');
     ambiguous.push(...result.ambiguous);
     result.literal.forEach((name) => literal.add(name));
-    result.secretsInside.filter((name) => !typedByName.has(name)).forEach((name) => literal.add(name));
+    unprovenSecrets(result.secretsFound, asGivenTexts).forEach((name) => literal.add(name));
+    result.pieceOf.forEach((name) => pieceOf.add(name));
     return result.template;
   });
   // A secret standing as a number or an object key of a tool's arguments is never stored either.
   if (templated.type === 'tool') templated = mapActionText(templated, (text) => hideSecrets(text, params).template, { keysAndNumbers: true });
-  return { action: templated, ambiguous, literal: [...literal] };
+  return { action: templated, ambiguous, literal: [...literal], pieceOf: [...pieceOf] };
+}
+
+/**
+ * The secrets found in recorded text that nothing proves stood there, to be guarded: proven are
+ * those the agent typed by name (`asGiven`, its text before binding) as many times as they were
+ * found (a PIN typed once as {{pin}} does not also vouch for the 1990 of a date beside it), and,
+ * typed by no name (a person recording), those that stood alone every time.
+ */
+export function unprovenSecrets(found: readonly SecretFound[], asGiven: readonly string[]): string[] {
+  const typedByName = placeholderCounts(asGiven);
+  return found.flatMap((secret) => {
+    const typed = secret.names.reduce((sum, name) => sum + (typedByName.get(name) ?? 0), 0);
+    const proven = typed > 0 ? secret.count <= typed : secret.alone;
+    return proven ? [] : secret.names;
+  });
+}
+
+/** How many times each `{{name}}` stands in the texts. */
+function placeholderCounts(texts: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const text of texts) for (const use of templateUsesOrNone(text)) counts.set(use.name, (counts.get(use.name) ?? 0) + 1);
+  return counts;
+}
+
+function templateUsesOrNone(text: string): { name: string }[] {
+  try {
+    return templateUses(text);
+  } catch {
+    return [];
+  }
 }
 
 export function newNode(input: {

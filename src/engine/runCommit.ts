@@ -6,6 +6,7 @@ import { learnedSchema } from './learnedSchema.js';
 import type { NewNodeRow, NodeLink, NodeStat } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { namesUsedBy } from './paramBindings.js';
+import { guardPiecesAskedTwice } from './pieceGuards.js';
 import type { RunResult } from './runResult.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import type { TrajectoryView } from './trajectoryView.js';
@@ -39,7 +40,10 @@ export function commitRun(record: RunRecord): void {
   const { store, identity, result, view } = record;
   const keepTrajectory = result.status !== 'failed' && result.status !== 'diverged' && view.newNodes.length > 0;
   const newNodes = keepTrajectory ? view.newNodes : [];
-  if (keepTrajectory) noteParamsAhead(record);
+  if (keepTrajectory) {
+    guardPiecesAskedTwice(stepsOf(record), (node) => view.isNew(node.id), record.valueHashes);
+    noteParamsAhead(record);
+  }
   const usedCrops = new Set(newNodes.map((node) => node.cropHash).filter((hash): hash is string => hash !== null));
   const now = Date.now();
   const existingTask = store.getTask(identity.key);
@@ -135,7 +139,7 @@ function runRow(record: { result: RunResult; identity: TaskIdentity | undefined 
  * the values of the others, which the hazard guard of later runs compares against.
  */
 function noteParamsAhead(record: RunRecord): void {
-  const steps = record.stepNodes.map((id) => record.view.node(id)).filter((node): node is TrajectoryNode => node !== undefined);
+  const steps = stepsOf(record);
   const usedInRun = new Set(steps.flatMap(namesUsedBy));
   const ahead = new Set<string>();
   const watchedAhead = new Set<string>();
@@ -154,6 +158,11 @@ function noteParamsAhead(record: RunRecord): void {
     // Secrets have no hash (never hashed, never stored): an unused secret always counts as changed.
     node.state.valueHashes = Object.fromEntries(unused.flatMap((name) => (record.valueHashes[name] === undefined ? [] : [[name, record.valueHashes[name]]])));
   }
+}
+
+/** The nodes behind the run's steps, in order. */
+function stepsOf(record: RunRecord): TrajectoryNode[] {
+  return record.stepNodes.map((id) => record.view.node(id)).filter((node): node is TrajectoryNode => node !== undefined);
 }
 
 function toRow(node: TrajectoryNode, now: number): NewNodeRow {

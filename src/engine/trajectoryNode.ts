@@ -110,6 +110,13 @@ export const stateSchema = z
     waitFor: z.object({ waitedMs: z.number().nonnegative(), regions: z.array(waitRegionSchema) }).optional(),
     /** For parameters the recorded path never used: a hash of their recorded value (never the value). */
     valueHashes: z.record(z.string(), z.string()).optional(),
+    /**
+     * Parameters this step's text, option or target name is one piece of on its own (a day, a
+     * month name, AM/PM: see BoundParams.piecesNamed). A strong piece is guarded at once
+     * (literalOf); a one- or two-digit one only where the run asks the same value in pieces
+     * elsewhere (runCommit), since a lone "1" is far more often a quantity than a day.
+     */
+    pieces: z.array(z.string()).optional(),
     /** Parameters this step's text rendered in an unsure form, kept literal: name -> hash of the recorded value. */
     literalOf: z.record(z.string(), z.string()).optional(),
     /** A tool step: what its custom checks captured when recorded (secret values as `{{name}}`). */

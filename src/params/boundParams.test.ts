@@ -55,11 +55,13 @@ describe('BoundParams.piecesNamed', () => {
   const params = bindParams({ dob: '2011-10-11', at: '8:04 PM', phone: '(555) 123-4567', pin: secret('4242'), name: 'Ada Lovelace' }, 'w');
 
   it('names the value a piece on its own comes from: a day, a month name, AM/PM, an area code', () => {
-    expect(params.piecesNamed('11')).toEqual(['dob']);
-    expect(params.piecesNamed('October')).toEqual(['dob']);
-    expect(params.piecesNamed('oct')).toEqual(['dob']);
-    expect(params.piecesNamed('PM')).toEqual(['at']);
-    expect(params.piecesNamed('555')).toEqual(['phone']);
+    expect(params.piecesNamed('11')).toEqual([{ name: 'dob', strength: 'weak' }]);
+    expect(params.piecesNamed('October')).toEqual([{ name: 'dob', strength: 'strong' }]);
+    expect(params.piecesNamed('oct')).toEqual([{ name: 'dob', strength: 'strong' }]);
+    expect(params.piecesNamed('PM')).toEqual([{ name: 'at', strength: 'strong' }]);
+    expect(params.piecesNamed('8')).toEqual([{ name: 'at', strength: 'weak' }]);
+    expect(params.piecesNamed('20')).toEqual([{ name: 'at', strength: 'weak' }]);
+    expect(params.piecesNamed('555')).toEqual([{ name: 'phone', strength: 'strong' }]);
   });
 
   it('finds no pieces in free text: a Save button is no piece of a comment asking to save', () => {
@@ -67,11 +69,13 @@ describe('BoundParams.piecesNamed', () => {
     expect(free.piecesNamed('Save')).toEqual([]);
     expect(free.piecesNamed('Next')).toEqual([]);
     expect(free.piecesNamed('Lovelace')).toEqual([]);
-    expect(free.piecesNamed('12')).toEqual(['qty']);
-    const amount = bindParams({ amount: '$1,234.50' }, 'w');
-    expect(amount.piecesNamed('1234')).toEqual(['amount']);
-    expect(amount.piecesNamed('50')).toEqual(['amount']);
+    expect(free.piecesNamed('12')).toEqual([{ name: 'qty', strength: 'weak' }]);
+    const amount = bindParams({ amount: '$1,234.50', phone: '555-867-5309' }, 'w');
+    expect(amount.piecesNamed('1234')).toEqual([{ name: 'amount', strength: 'strong' }]);
+    expect(amount.piecesNamed('50')).toEqual([{ name: 'amount', strength: 'weak' }]);
+    // Only what the value holds: no 1 of a +1 rendering, no 0 of a 2.0000 one.
     expect(amount.piecesNamed('1')).toEqual([]);
+    expect(amount.piecesNamed('0')).toEqual([]);
   });
 
   it('never names a secret, and a text of several words is no piece', () => {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { fold } from './fold.js';
 import { renderingsOf } from './format.js';
-import { isStructuredValue } from './formats/structured.js';
+import { piecesOf, type PieceStrength } from './pieces.js';
 import type { ParamKind } from './paramType.js';
 import { SECRET_MASK } from './secret.js';
 
@@ -15,7 +15,7 @@ export class BoundParams {
   private secretValuesOnce: string[] | undefined;
   private recordOnce: Readonly<Record<string, string>> | undefined;
   private shownFormsOnce: string[] | undefined;
-  private piecesOnce: Map<string, string[]> | undefined;
+  private piecesOnce: Map<string, Map<string, PieceStrength>> | undefined;
 
   private constructor(
     private readonly byName: ReadonlyMap<string, string>,
@@ -102,29 +102,20 @@ export class BoundParams {
   }
 
   /**
-   * The non-secret parameters of which `text` is one piece on its own: a word or number of a
-   * date, time, amount or phone value or of a rendering of it, case and punctuation aside (the 11,
-   * the October or the 2011 of a date 2011-10-11; the PM of 8:04 PM; the 555 of (555) 123-4567).
-   * A field, option or button holding only such a piece was filled from part of the value in a way
-   * no template states (a date split into month, day and year fields): replaying it with another
-   * value would keep the old piece. Free text has no pieces (see isStructuredValue).
+   * The non-secret parameters of which `text` is one piece on its own (see piecesOf): the 11, the
+   * October or the 2011 of a date 2011-10-11; the PM of 8:04 PM; the 555 of (555) 123-4567. A
+   * field, option or button holding only such a piece was filled from part of the value in a way no
+   * template states (a date split into month, day and year fields): replaying it with another value
+   * would keep the old piece.
    */
-  piecesNamed(text: string): string[] {
+  piecesNamed(text: string): { name: string; strength: PieceStrength }[] {
     const folded = fold(text);
     if (folded === '' || folded.includes(' ')) return [];
-    if (!this.piecesOnce) {
-      this.piecesOnce = new Map();
-      for (const [name, value] of this.plainEntries()) {
-        if (value.trim() === '' || !isStructuredValue(value, this.kind(name))) continue;
-        const texts = [value, ...renderingsOf(value, this.kind(name)).map((rendering) => rendering.text)];
-        // Grouping is no piece: 1,234.50 is asked as 1234 and 50, never as 1 and 234.
-        const ungrouped = texts.map((shown) => shown.replace(/(\d),(?=\d{3}(?!\d))/g, '$1'));
-        for (const piece of new Set(ungrouped.flatMap((shown) => fold(shown).split(' ')).filter(Boolean))) {
-          this.piecesOnce.set(piece, [...(this.piecesOnce.get(piece) ?? []), name]);
-        }
-      }
-    }
-    return this.piecesOnce.get(folded) ?? [];
+    this.piecesOnce ??= new Map(this.plainEntries().map(([name, value]) => [name, piecesOf(value, this.kind(name))]));
+    return [...this.piecesOnce].flatMap(([name, pieces]) => {
+      const strength = pieces.get(folded);
+      return strength ? [{ name, strength }] : [];
+    });
   }
 
   /**

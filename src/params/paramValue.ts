@@ -30,8 +30,8 @@ export function checkValue(value: unknown, spec: ParamSpec): CheckedValue {
     const canonical = readGiven(value, given);
     // Read, it must still be what the type allows (an amount with at most 2 decimals).
     if (canonical !== null && checkCanonical(canonical, spec).ok) return ok(value.trim());
-    const checked = checkCanonical(value, spec);
-    return checked.ok ? checked : fail(`a ${spec.type} as ${describeGiven(given)}, the way the recording was given it, or ${canonicalForm(given)}`);
+    // readGiven takes the canonical form too, where the reading cannot take it another way.
+    return fail(`a ${spec.type} as ${describeGiven(given)}, the way the recording was given it, or ${canonicalForm(given)}`);
   }
   return checkCanonical(value, spec);
 }

@@ -44,7 +44,7 @@ describe('templating secrets', () => {
   });
   it('reports equal secret values as an ambiguity', () => {
     const params = bindParams({ a: secret('same'), b: secret('same') }, 't');
-    expect(templatize('is same here', params)).toEqual({ template: 'is {{a}} here', ambiguous: [['a', 'b']], literal: [], secretsInside: [] });
+    expect(templatize('is same here', params)).toEqual({ template: 'is {{a}} here', ambiguous: [['a', 'b']], literal: [], secretsFound: [{ names: ['a', 'b'], count: 1, alone: true }], pieceOf: [] });
   });
   it('renders secrets as the mask for display and shows the agent masked params', () => {
     const params = bound();

@@ -41,6 +41,8 @@ describe('taskTemplate', () => {
     const two = taskIdentity('Select option 2 and set quantity 2', BoundParams.of({ qty: '2' }), [], start, 'w');
     const three = taskIdentity('Select option 3 and set quantity 3', BoundParams.of({ qty: '3' }), [], start, 'w');
     expect(three.key).not.toBe(two.key);
+    expect(taskTemplate('Set quantity 2 for item 2', BoundParams.of({ quantity: '2' }))).toBe('Set quantity {{quantity}} for item 2');
+    expect(taskTemplate('Book 2 tickets for 2 adults', BoundParams.of({ tickets: '2' }))).toBe('Book {{tickets}} tickets for 2 adults');
     // Once, it is the value: the key holds across values.
     expect(taskTemplate('Set quantity 2 and save', BoundParams.of({ qty: '2' }))).toBe('Set quantity {{qty}} and save');
   });

@@ -40,12 +40,13 @@ export function taskTemplate(task: string, params: BoundParams): string {
     // (12 in 12.5, 2024 in 2024-01-15).
     const word = new RegExp(`(?<![\\p{L}\\p{N}_\u0000])(?<!\\p{N}[.,:/-])${escaped}(?![\\p{L}\\p{N}_\u0000])(?![.,:/-]\\p{N})`, 'gu');
     // A short value standing unquoted more than once ("option 2 ... quantity 2") may be the value at
-    // one place and an ordinal at another: only where the words before it name the parameter, so
-    // "option 2" and "option 3" never share a key because a quantity happened to equal them.
+    // one place and an ordinal at another: only where the words right next to it name the parameter
+    // ("quantity 2", "2 tickets"), so "option 2" and "option 3" never share a key because a
+    // quantity happened to equal them.
     const named = value.trim().length < 3 && (template.match(word)?.length ?? 0) > 1;
     template = template.replace(word, (whole, offset: number, text: string) => {
       if (!named) return token(placeholder(offset, text));
-      const name = names.find((candidate) => namesItself(text.slice(0, offset), candidate));
+      const name = names.find((candidate) => nextTo(text.slice(0, offset), text.slice(offset + whole.length), candidate));
       return name === undefined ? whole : token(`{{${name}}}`);
     });
   }
@@ -65,6 +66,14 @@ function namedBefore(before: string, names: readonly string[]): string | undefin
   if (names.length < 2) return names[0];
   const fits = names.filter((name) => namesItself(before, name));
   return fits.length === 1 ? fits[0] : undefined;
+}
+
+/** The words of `name` stand right before the value ("quantity 2") or right after it ("2 quantity"). */
+function nextTo(before: string, after: string, name: string): boolean {
+  const wanted = nameWords(name).join(' ');
+  const words = (text: string) => text.toLowerCase().replace(/\u0000\d+\u0000/g, ' \u0000 ').replace(/[^\p{L}\p{N}\u0000]+/gu, ' ').trim().split(' ').filter(Boolean);
+  const count = nameWords(name).length;
+  return words(before).slice(-count).join(' ') === wanted || words(after).slice(0, count).join(' ') === wanted;
 }
 
 /** The words of `name` all stand among the last few words of `before`. */

@@ -7,7 +7,7 @@ import { normalizeUrl } from './url.js';
 
 describe('templatize', () => {
   it('turns text equal to a value into its name', () => {
-    expect(templatize('Ada', BoundParams.of({ first: 'Ada', last: 'Lovelace' }))).toEqual({ template: '{{first}}', ambiguous: [], literal: [], secretsInside: [] });
+    expect(templatize('Ada', BoundParams.of({ first: 'Ada', last: 'Lovelace' }))).toEqual({ template: '{{first}}', ambiguous: [], literal: [], secretsFound: [], pieceOf: [] });
   });
   it('replaces whole words and keeps the rest literal', () => {
     expect(templatize('Ada Lovelace, London', BoundParams.of({ first: 'Ada', last: 'Lovelace' })).template).toBe('{{first}} {{last}}, London');
@@ -16,7 +16,7 @@ describe('templatize', () => {
     expect(templatize('Adams', BoundParams.of({ first: 'Ada' })).template).toBe('Adams');
   });
   it('keeps equal values of several parameters as an ambiguity', () => {
-    expect(templatize('42', BoundParams.of({ a: '42', b: '42' }))).toEqual({ template: '{{a}}', ambiguous: [['a', 'b']], literal: [], secretsInside: [] });
+    expect(templatize('42', BoundParams.of({ a: '42', b: '42' }))).toEqual({ template: '{{a}}', ambiguous: [['a', 'b']], literal: [], secretsFound: [], pieceOf: [] });
   });
   it('ignores empty values', () => {
     expect(templatize('', BoundParams.of({ empty: '' })).template).toBe('');
@@ -91,7 +91,7 @@ describe('templatize with formats', () => {
     expect(renderTemplate(template, BoundParams.of({ dob: '2003-11-25' }))).toBe('11/25/2003');
   });
   it('keeps an unsure rendering literal and names its parameter', () => {
-    expect(templatize('01/01/2001', BoundParams.of({ dob: '2001-01-01' }))).toEqual({ template: '01/01/2001', ambiguous: [], literal: ['dob'], secretsInside: [] });
+    expect(templatize('01/01/2001', BoundParams.of({ dob: '2001-01-01' }))).toEqual({ template: '01/01/2001', ambiguous: [], literal: ['dob'], secretsFound: [], pieceOf: [] });
   });
   it('finds a rendering inside a longer text, and shields an unsure one from shorter renderings', () => {
     expect(templatize('Born April 1, 1990 in Ohio', BoundParams.of({ dob: '1990-04-01' })).template).toBe('Born {{dob|date:MMMM D, YYYY}} in Ohio');
@@ -136,17 +136,20 @@ describe('templatize guards', () => {
     expect(templatize('Invoice 2024-0117', BoundParams.of({ d: '2024-01-05' })).template).toBe('Invoice 2024-0117');
   });
   it('keeps a short value or a case change inside a longer text literal, and guarded', () => {
-    expect(templatize('Qty 12 please', BoundParams.of({ n: '12' }))).toEqual({ template: 'Qty 12 please', ambiguous: [], literal: ['n'], secretsInside: [] });
-    expect(templatize('Ship to JOHN SMITH now', BoundParams.of({ name: 'John Smith' }))).toEqual({ template: 'Ship to JOHN SMITH now', ambiguous: [], literal: ['name'], secretsInside: [] });
+    expect(templatize('Qty 12 please', BoundParams.of({ n: '12' }))).toEqual({ template: 'Qty 12 please', ambiguous: [], literal: ['n'], secretsFound: [], pieceOf: [] });
+    expect(templatize('Ship to JOHN SMITH now', BoundParams.of({ name: 'John Smith' }))).toEqual({ template: 'Ship to JOHN SMITH now', ambiguous: [], literal: ['name'], secretsFound: [], pieceOf: [] });
   });
 });
 
 describe('templatize: a piece of a value on its own', () => {
   it('stays literal and names the value, so another value hands over instead of keeping the old piece', () => {
     const params = BoundParams.of({ dob: '2011-10-11', at: '8:04 PM' });
-    expect(templatize('11', params)).toEqual({ template: '11', ambiguous: [], literal: ['dob'], secretsInside: [] });
+    // A day is a weak piece: guarded only where the run asks the date in pieces (see pieceGuards).
+    expect(templatize('11', params)).toEqual({ template: '11', ambiguous: [], literal: [], secretsFound: [], pieceOf: ['dob'] });
+    expect(templatize('October', params)).toEqual({ template: 'October', ambiguous: [], literal: ['dob'], secretsFound: [], pieceOf: ['dob'] });
     expect(templatize('2011', params).template).toBe('{{dob|date:YYYY}}');
-    // A word of a value that a format states is templated as before.
-    expect(templatize('8:04', params).template).toBe('{{at|word:1}}');
+    // A word of a time is no template: the next time's first word is another piece (14:30 has one word).
+    expect(templatize('8:04', params)).toEqual({ template: '8:04', ambiguous: [], literal: ['at'], secretsFound: [], pieceOf: [] });
+    expect(templatize('Ada', BoundParams.of({ name: 'Ada Lovelace' })).template).toBe('{{name|word:1}}');
   });
 });

@@ -1,6 +1,8 @@
 import { RoteError } from '../errors/roteError.js';
 import { applyFormats, formatSpec, inferFormat, parseFormatSpec, renderingsOf, type Format, type Inference } from './format.js';
 import type { BoundParams } from './boundParams.js';
+import { isStructuredValue } from './formats/structured.js';
+import type { ParamKind } from './paramType.js';
 import { SECRET_MASK, secretPattern } from './secret.js';
 import { placeholderPattern } from './paramName.js';
 
@@ -80,7 +82,7 @@ function safeRender(value: string, spec: string | undefined): string | null {
  * Replaces every occurrence of a secret value in `text` by its `{{name}}`, whatever its length
  * and wherever it stands (inside a word too, or URL-encoded), leaving existing placeholders alone.
  */
-export function hideSecrets(text: string, params: BoundParams, where: TextKind = 'text'): { template: string; ambiguous: string[][]; inside: string[] } {
+export function hideSecrets(text: string, params: BoundParams, where: TextKind = 'text'): { template: string; ambiguous: string[][]; found: SecretFound[] } {
   const byValue = new Map<string, string[]>();
   for (const name of params.secretNames) {
     const value = params.get(name);
@@ -88,26 +90,24 @@ export function hideSecrets(text: string, params: BoundParams, where: TextKind =
     byValue.set(value, [...(byValue.get(value) ?? []), name]);
   }
   const ambiguous: string[][] = [];
-  const inside: string[] = [];
+  const found: SecretFound[] = [];
   let template = text;
   for (const value of [...byValue.keys()].sort((a, b) => b.length - a.length)) {
     const names = byValue.get(value)!;
     // Split on placeholders (kept by the capture group at odd indexes) and replace only between them.
     const parts = template.split(placeholderPattern({ capture: false }));
-    let found = false;
     const pattern = secretPattern(value);
+    let count = 0;
     let alone = true;
     for (let i = 0; i < parts.length; i += 2) {
       // Percent- or form-encoded too (a URL carries it so): nothing of it is ever kept.
-      const hidden = parts[i]!.replace(pattern, (match: string, offset: number, part: string) => {
+      parts[i] = parts[i]!.replace(pattern, (match: string, offset: number, part: string) => {
+        count++;
         if (!standsAlone(part[offset - 1], part[offset + match.length], where)) alone = false;
         return `{{${names[0]}}}`;
       });
-      if (hidden === parts[i]) continue;
-      found = true;
-      parts[i] = hidden;
     }
-    if (!found) continue;
+    if (count === 0) continue;
     // A plain parameter holding the same value (username "admin", password "admin") or holding it
     // inside its own (a phone number around a PIN) may be what was typed: the text stands for them
     // too, and a replay types it only while they agree, never a secret into a plain field.
@@ -116,12 +116,18 @@ export function hideSecrets(text: string, params: BoundParams, where: TextKind =
       .filter(([, other]) => other.includes(value))
       .map(([name]) => name);
     if (names.length + holders.length > 1) ambiguous.push([...names, ...holders]);
-    // Found inside other text ("1990" in "1990-04-01"): nothing proves the text was the secret there.
-    if (!alone) inside.push(...names);
+    found.push({ names, count, alone });
     template = parts.join('');
   }
-  return { template, ambiguous, inside };
+  return { template, ambiguous, found };
 }
+
+/**
+ * A secret value found in a text: the parameters holding it, how many times it stood there, and
+ * whether every time it stood alone (see standsAlone) rather than inside other text, where it may
+ * be by chance ("1990" in "1990-04-01").
+ */
+export type SecretFound = { names: string[]; count: number; alone: boolean };
 
 /** Where a text stands: typed text (or a tool's argument), or a URL, whose parts have delimiters of their own. */
 export type TextKind = 'text' | 'url';
@@ -147,12 +153,13 @@ export type Templatized = {
    */
   literal: string[];
   /**
-   * Secret parameters found inside other text rather than standing alone (see standsAlone): hidden
-   * (a secret is never kept), but nothing proves the text held the secret there rather than by
-   * chance (a PIN 1990 inside a date 1990-04-01). The caller guards them unless the agent typed
-   * their `{{name}}`.
+   * The secrets found in the text, all hidden as `{{name}}` (a secret is never kept). Where the
+   * agent did not type them by name, nothing proves the text held the secret rather than a chance
+   * equal (a PIN 1990 inside a date 1990-04-01): the caller guards those (see templatedAction).
    */
-  secretsInside: string[];
+  secretsFound: SecretFound[];
+  /** Parameters the whole text is one piece of (see BoundParams.piecesNamed); the strong ones are in `literal` too. */
+  pieceOf: string[];
 };
 
 /**
@@ -169,7 +176,7 @@ export function templatize(text: string, params: BoundParams, where: TextKind = 
   // Secrets first, anywhere in the text: a secret value is never kept, however short.
   const hidden = hideSecrets(text, params, where);
   const rest = templatizePlain(hidden.template, params);
-  return { ...rest, ambiguous: [...hidden.ambiguous, ...rest.ambiguous], secretsInside: hidden.inside };
+  return { ...rest, ambiguous: [...hidden.ambiguous, ...rest.ambiguous], secretsFound: hidden.found, pieceOf: rest.pieceOf ?? [] };
 }
 
 type Reading = { name: string; value: string; formats: Format[] | 'unsure' };
@@ -199,7 +206,7 @@ function resolveReadings(readings: readonly Reading[]): { template: string; ambi
   return { literal: [...new Set(readings.map((reading) => reading.name))] };
 }
 
-function templatizePlain(text: string, params: BoundParams): Omit<Templatized, 'secretsInside'> {
+function templatizePlain(text: string, params: BoundParams): Omit<Templatized, 'secretsFound' | 'pieceOf'> & { pieceOf?: string[] } {
   const entries = params.plainEntries().filter(([, value]) => value.trim() !== '');
   const ambiguous: string[][] = [];
   const literal = new Set<string>();
@@ -207,7 +214,7 @@ function templatizePlain(text: string, params: BoundParams): Omit<Templatized, '
   const whole: Reading[] = [];
   for (const [name, value] of entries) {
     const inference: Inference = value === text ? { kind: 'match', formats: [] } : inferFormat(value, text, params.kind(name));
-    if (inference.kind === 'match') whole.push({ name, value, formats: inference.formats });
+    if (inference.kind === 'match') whole.push({ name, value, formats: wordOfPieces(inference.formats, value, params.kind(name)) ? 'unsure' : inference.formats });
     else if (inference.kind === 'ambiguous') whole.push({ name, value, formats: 'unsure' });
   }
   if (whole.length > 0) {
@@ -217,9 +224,11 @@ function templatizePlain(text: string, params: BoundParams): Omit<Templatized, '
     return { template: resolved.template, ambiguous, literal: [] };
   }
   // A piece of a value on its own (the day 11 of 2011-10-11 typed in a field of its own): no format
-  // states which piece, so it stays literal, guarded, and another value hands over there.
-  const pieceOf = params.piecesNamed(text);
-  if (pieceOf.length > 0) return { template: text, ambiguous, literal: pieceOf };
+  // states which piece, so it stays literal; a strong piece is guarded at once (see PieceStrength).
+  const pieces = params.piecesNamed(text);
+  if (pieces.length > 0) {
+    return { template: text, ambiguous, literal: pieces.filter((piece) => piece.strength === 'strong').map((piece) => piece.name), pieceOf: pieces.map((piece) => piece.name) };
+  }
 
   // Inside a longer text: every rendering of every value, longest first.
   const byRendering = new Map<string, Reading[]>();
@@ -232,7 +241,7 @@ function templatizePlain(text: string, params: BoundParams): Omit<Templatized, '
       let formats: Reading['formats'] = rendering.inference.kind === 'match' ? rendering.inference.formats : 'unsure';
       // Inside a longer text a case change is weak evidence ("Evening (6-9 PM)" for shift=evening
       // is a label, not the value in title case): not templated, but guarded as unsure.
-      if (formats !== 'unsure' && formats.some((format) => format.kind === 'case')) formats = 'unsure';
+      if (formats !== 'unsure' && (formats.some((format) => format.kind === 'case') || wordOfPieces(formats, value, params.kind(name)))) formats = 'unsure';
       byRendering.set(rendering.text, [...(byRendering.get(rendering.text) ?? []), { name, value, formats }]);
     }
   }
@@ -256,6 +265,15 @@ function templatizePlain(text: string, params: BoundParams): Omit<Templatized, '
   }
   template = template.replace(/\u0000(\d+)\u0000/g, (_whole, index: string) => tokens[Number(index)]!);
   return { template, ambiguous, literal: [...literal] };
+}
+
+/**
+ * A word of a date, time, amount or phone value ("8:04" of "8:04 PM", "(555)" of a phone): the next
+ * value's word is another piece (14:30 has no second word; 555-867-5309 has one), so it is no
+ * template, only text kept literal and guarded.
+ */
+function wordOfPieces(formats: readonly Format[], value: string, kind: ParamKind | undefined): boolean {
+  return formats.some((format) => format.kind === 'word') && isStructuredValue(value, kind);
 }
 
 function escapeRegExp(text: string): string {

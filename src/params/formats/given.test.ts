@@ -92,6 +92,8 @@ describe('a learned reading checks later values', () => {
     // 8:04 under h:mm A could be morning or evening; 08:04 is the canonical 24-hour form.
     expect(() => bindParams({ time: '8:04' }, 'w', schema)).toThrow('params.time must be a time as h:mm A');
     expect(bindParams({ time: '08:04' }, 'w', schema).get('time')).toBe('08:04');
+    expect(bindParams({ time: '20:04' }, 'w', schema).get('time')).toBe('20:04');
+    for (const time of ['10:04', '11:30', '12:15']) expect(() => bindParams({ time }, 'w', schema)).toThrow('params.time must be a time as h:mm A');
   });
 
   it('learns the currency an amount was given in', () => {

@@ -53,11 +53,21 @@ export function readGiven(value: string, given: GivenFormat): string | null {
     case 'date':
       return parseIsoDate(text) ? text : readDate(text, given.pattern);
     case 'time':
-      // Canonical only when padded (08:04): "8:04" under a 12-hour reading could be 8:04 PM.
-      return CANONICAL_TIME.test(text) ? canonicalTime(text) : readTime(text, given.pattern);
+      return isCanonicalUnder(text, given.pattern) ? canonicalTime(text) : readTime(text, given.pattern);
     case 'number':
       return parseDecimal(text) ? text : readNumber(text, given.pattern);
   }
+}
+
+/**
+ * A 24-hour time is canonical only where the reading cannot take it another way: under a 12-hour
+ * reading "8:04", "10:04" or "12:15" could be morning or evening, so only 00 to 09 written with
+ * their zero (08:04) and 13 to 23 are read as 24-hour times.
+ */
+function isCanonicalUnder(text: string, pattern: string): boolean {
+  if (!CANONICAL_TIME.test(text)) return false;
+  const twelveHour = (timePieces(pattern) ?? []).some((piece) => 'token' in piece && (piece.token === 'h' || piece.token === 'hh'));
+  return !twelveHour || /^(0\d|1[3-9]|2[0-3]):/.test(text);
 }
 
 /** Whether a given format's pattern can be read at all (a malformed one is refused by spec.ts). */

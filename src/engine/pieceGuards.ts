@@ -1,0 +1,66 @@
+import { actionTexts } from '../actions/actionText.js';
+import type { Format } from '../params/format.js';
+import { datePieces } from '../params/formats/date.js';
+import { timePieces } from '../params/formats/time.js';
+import { templateUses } from '../params/template.js';
+import type { TrajectoryNode } from './trajectoryNode.js';
+
+/**
+ * Guards the weak pieces of a value that the run asked in pieces. A step holding only "5" where a
+ * date's day is 5 is a day field when the same date is asked piece by piece elsewhere in the run
+ * (its month chosen by name, its year typed as {{dob|date:YYYY}}), and most likely a quantity
+ * when it is not: so a one- or two-digit piece is guarded (literalOf, the hash of the recorded
+ * value) only where its parameter has another piece or part in the run. Strong pieces were
+ * guarded when recorded. Runs before the run's other bookkeeping (the guards are uses).
+ */
+export function guardPiecesAskedTwice(steps: readonly TrajectoryNode[], isNew: (node: TrajectoryNode) => boolean, valueHashes: Readonly<Record<string, string>>): void {
+  const parts = new Map<string, number>();
+  const count = (name: string) => parts.set(name, (parts.get(name) ?? 0) + 1);
+  for (const node of steps) {
+    (node.state.pieces ?? []).forEach(count);
+    for (const text of [...actionTexts(node.action), ...(node.state.nameTemplate ? [node.state.nameTemplate] : [])]) {
+      for (const use of safeUses(text)) if (isPart(use.formats)) count(use.name);
+    }
+  }
+  for (const node of steps) {
+    if (!isNew(node)) continue;
+    for (const name of node.state.pieces ?? []) {
+      const hash = valueHashes[name];
+      if ((parts.get(name) ?? 0) < 2 || hash === undefined || node.state.literalOf?.[name] !== undefined) continue;
+      node.state.literalOf = { ...node.state.literalOf, [name]: hash };
+    }
+  }
+}
+
+/** A rendering of part of a value: a word of it, or a date or time pattern without all its parts (YYYY, MMMM, h:mm). */
+function isPart(formats: readonly Format[]): boolean {
+  return formats.some((format) => {
+    switch (format.kind) {
+      case 'word':
+        return true;
+      case 'date': {
+        const tokens = (datePieces(format.pattern) ?? []).flatMap((piece) => ('token' in piece ? [piece.token[0]] : []));
+        return !(tokens.includes('Y') && tokens.includes('M') && tokens.includes('D'));
+      }
+      case 'time': {
+        const tokens = (timePieces(format.pattern) ?? []).flatMap((piece) => ('token' in piece ? [piece.token.toLowerCase()[0]] : []));
+        return !(tokens.includes('h') && tokens.includes('m'));
+      }
+      case 'case':
+      case 'number':
+      case 'money':
+      case 'phone':
+      case 'from':
+      case 'bool':
+        return false;
+    }
+  });
+}
+
+function safeUses(text: string): ReturnType<typeof templateUses> {
+  try {
+    return templateUses(text);
+  } catch {
+    return [];
+  }
+}
