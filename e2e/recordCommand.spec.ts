@@ -75,7 +75,7 @@ test.describe('rote record checks its arguments before a browser opens', () => {
     test(name, async () => {
       const fake = fakeIo({ ...noLaunch, ...io });
       const code = await recordCommand({ url: 'http://127.0.0.1:9/intake', task: 'Register a patient', store: storePath(), ...options }, fake.io);
-      expect(code).toBe(1);
+      expect(code).toBe(2);
       expect(fake.printed.err).toContain(`rote record: `);
       expect(fake.printed.err).toContain(message);
       expect(fake.printed.out).toBe('');
@@ -88,7 +88,7 @@ test.describe('rote record checks its arguments before a browser opens', () => {
         resolve({ stderr, code: child.exitCode }),
       );
     });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toContain('--url: expected an absolute http(s) or file URL');
     expect(stderr).toContain('--task is required');
     expect(stderr).toContain('--param "firstName": expected name=value');

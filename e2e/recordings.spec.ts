@@ -175,10 +175,10 @@ test('the CLI lists, exports and imports; a future version and a broken file are
     expectSameFiles(join(dir, 'by-template'), folder);
 
     const unknown = await cli(['export', 'Register nobody', '--out', join(dir, 'x'), '--store', storePath]);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('rote export "Register nobody": no task matches "Register nobody"; expected a task key, a unique key prefix or the exact template');
     const noStore = await cli(['tasks', '--store', join(dir, 'typo.db')]);
-    expect(noStore.code).toBe(1);
+    expect(noStore.code).toBe(2);
     expect(noStore.stderr).toContain(`rote tasks: no store at "${join(dir, 'typo.db')}"`);
     expect(existsSync(join(dir, 'typo.db'))).toBe(false);
 
@@ -188,7 +188,7 @@ test('the CLI lists, exports and imports; a future version and a broken file are
     const summary = JSON.parse(imported.stdout) as { key: string; template: string; startUrl: string; nodes: number; added: number };
     expect(summary).toMatchObject({ template: recorded.task, startUrl: `${other.origin}/intake`, nodes: recorded.steps.length, added: recorded.steps.length });
     const badUrl = await cli(['import', folder, '--store', importedPath, '--base-url', 'staging']);
-    expect(badUrl.code).toBe(1);
+    expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toContain(`option '--base-url <url>' argument 'staging' is invalid. expected an http(s) URL such as http://localhost:3000, got "staging"`);
 
     const replayer = await Rote.open({ store: importedPath });
@@ -208,13 +208,13 @@ test('the CLI lists, exports and imports; a future version and a broken file are
     const futureFile = JSON.parse(readFileSync(join(future, 'recording.json'), 'utf8'));
     writeFileSync(join(future, 'recording.json'), JSON.stringify({ ...futureFile, version: 2, nodes: futureFile.nodes.map((node: object) => ({ ...node, confidence: 1 })) }));
     const refused = await cli(['import', future, '--store', join(dir, 'never.db')]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr.trim()).toBe(`rote import ${JSON.stringify(future)}: recording.json has version 2; this rote reads version 1: upgrade rote`);
     const broken = join(dir, 'broken');
     cpSync(folder, broken, { recursive: true });
     writeFileSync(join(broken, 'recording.json'), readFileSync(join(folder, 'recording.json'), 'utf8').replace('"type": "type"', '"type": "typewrite"'));
     const brokenRun = await cli(['import', broken, '--store', join(dir, 'never.db')]);
-    expect(brokenRun.code).toBe(1);
+    expect(brokenRun.code).toBe(2);
     expect(brokenRun.stderr).toMatch(/^rote import ".*broken": recording\.json is not valid: nodes\[1\]\.action\.type: Invalid discriminator value\. Expected 'click' \| .*, got "typewrite"\n$/);
     expect(existsSync(join(dir, 'never.db'))).toBe(false);
     // The same refusals through the API, and the store stays empty.

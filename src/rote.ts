@@ -77,7 +77,7 @@ export class Rote {
       params.secretValues().forEach((value) => secrets.add(value));
       identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
     }
-    const context = new RunContext(where, valid.timeout, valid.signal);
+    const context = new RunContext(where, valid.timeout, valid.signal, valid.stop);
     const loop = new RunLoop({
       page,
       store: this.store,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright';
 import type { Agent } from '../agent/agent.js';
-import { defaultToolForm } from '../agent/openai/agentOptions.js';
+import { DEFAULT_MODEL, defaultToolForm } from '../agent/openai/agentOptions.js';
 import { chatCompletionsAgent } from '../agent/openai/chatAgent.js';
 import { openaiComputerAgent } from '../agent/openai/computerAgent.js';
 import type { ComputerToolForm } from '../agent/openai/modelTypes.js';
@@ -11,7 +11,7 @@ export type AgentChoiceOptions = { model?: string; toolForm?: ComputerToolForm; 
 /** The agent a command runs with: a model when the environment has one, else the offline demo agent (`create` undefined). */
 export type AgentChoice = { description: string; model: boolean; create: ((page: Page) => Agent) | undefined };
 
-export const DEFAULT_MODEL = 'computer-use-preview';
+export { DEFAULT_MODEL };
 const OPENAI_URL = 'https://api.openai.com/v1';
 
 /**

@@ -1,6 +1,6 @@
 import { exportRecording } from '../recordings/exportRecording.js';
 import { openExistingStore } from './storeArgument.js';
-import { findTask } from './taskReference.js';
+import { findTask } from '../store/findTask.js';
 
 /** `rote export <task> --out <folder>`: writes the task's trajectory as a recording folder. */
 export async function exportCommand(task: string, options: { out: string; store: string; json?: boolean }): Promise<number> {

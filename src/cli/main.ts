@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { runCommand, type RunCommandOptions } from './runCommand.js';
 import { DEFAULT_MODEL } from './agentChoice.js';
 import { RoteError } from '../errors/roteError.js';
 import { demoCommand } from './demoCommand.js';
@@ -12,7 +13,33 @@ import { tasksCommand } from './tasksCommand.js';
 const program = new Command()
   .name('rote')
   .description('Muscle memory for browser agents: record a task once, replay it at script speed, hand over only where the page differs.')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // A usage error (an unknown option, a bad value) exits 2, apart from runs that diverged or failed (1).
+  .exitOverride();
+
+program
+  .command('run')
+  .description('Run a stored task (or a recording folder) once, or once per row of a CSV, JSON or JSON Lines file, and report each run.')
+  .argument('<task>', 'a task key, a unique key prefix, the exact template (see rote tasks), or a recording folder')
+  .option('--url <url>', "the page to start on (default: the task's start URL, when nothing in it varies)")
+  .option('--param <name=value>', 'a value every run gets (repeatable)', collect)
+  .option('--params <file.json>', 'a JSON object of values every run gets')
+  .option('--secret <name=env:VAR>', 'a secret value, read from the environment variable VAR (repeatable)', collect)
+  .option('--rows <file>', 'one run per row: a .csv with a header of parameter names, a .json array or .jsonl of objects')
+  .option('--concurrency <n>', 'rows at once, each in its own browser context', positiveInteger)
+  .option('--retry <n>', 'attempts per row for failures that may pass (a browser crash, a timeout, a model error)', positiveInteger)
+  .option('--retry-failed <file>', 'write the rows that did not end well to this file, to run again with --rows')
+  .addOption(new Option('--agent <name>', 'who takes over where the cache cannot go: none (the run ends diverged), demo (offline), openai').choices(['none', 'demo', 'openai']))
+  .option('--model <name>', `with --agent openai (default ${DEFAULT_MODEL}); OPENAI_API_KEY and OPENAI_BASE_URL from the environment`)
+  .addOption(new Option('--mode <mode>', 'auto: the agent where needed; replay-only: never the agent').choices(['auto', 'replay-only']))
+  .option('--timeout <ms>', "each run's deadline", positiveInteger)
+  .option('--headed', 'show the browser window')
+  .option('--json', 'print the summary as JSON on the last line, and nothing else on stdout')
+  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .addHelpText('after', '\nExit codes: 0 every run ended well, 1 a run diverged or failed, 2 a usage error (nothing was run).\nExample:\n  rote run "Register patient {{firstName}} {{lastName}} in the intake form" --url http://127.0.0.1:3000/intake \\\n    --rows patients.csv --concurrency 3 --agent demo\n')
+  .action(async (task: string, options: RunCommandOptions) => {
+    process.exitCode = await runCommand(task, options);
+  });
 
 program
   .command('demo')
@@ -105,6 +132,11 @@ function positiveInteger(value: string): number {
 }
 
 program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) {
+    // Commander printed the problem (and help) already; --help and --version are not errors.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+    return;
+  }
   process.stderr.write(`${RoteError.isInstance(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exitCode = 1;
+  process.exitCode = RoteError.isInstance(error) && error.code === 'invalid-argument' ? 2 : 1;
 });

@@ -60,19 +60,19 @@ export function processIo(): RecordIo {
 /**
  * `rote record`: a person does the task in a browser window while rote records it as a
  * trajectory; parameter values they type become `{{name}}`. Every argument is checked before a
- * browser opens. Exit code 0 when a trajectory was stored, 130 when aborted, 1 otherwise.
+ * browser opens. Exit code 0 when a trajectory was stored, 2 for a usage error (nothing happened), 130 when aborted, 1 otherwise.
  */
 export async function recordCommand(options: RecordCommandOptions, io: RecordIo = processIo()): Promise<number> {
   const checked = validateRecordArgs(options);
   if ('problems' in checked) {
     io.err(`rote record: ${checked.problems.length === 1 ? checked.problems[0] : `\n${checked.problems.map((problem) => `  - ${problem}`).join('\n')}`}\n`);
-    return 1;
+    return 2;
   }
   const args = checked.args;
   const noDisplay = displayProblem(io.env, io.platform, args.headless);
   if (noDisplay) {
     io.err(`rote record: ${noDisplay}\n`);
-    return 1;
+    return 2;
   }
 
   const rote = await Rote.open({ store: args.store });

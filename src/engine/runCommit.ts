@@ -38,7 +38,7 @@ export type RunRecord = {
  */
 export function commitRun(record: RunRecord): void {
   const { store, identity, result, view } = record;
-  const keepTrajectory = result.status !== 'failed' && result.status !== 'diverged' && view.newNodes.length > 0;
+  const keepTrajectory = (result.status === 'replayed' || result.status === 'mixed' || result.status === 'agent') && view.newNodes.length > 0;
   const newNodes = keepTrajectory ? view.newNodes : [];
   if (keepTrajectory) {
     guardPiecesAskedTwice(stepsOf(record), (node) => view.isNew(node.id), record.valueHashes);

@@ -21,6 +21,8 @@ export class RunContext implements Deadline {
     readonly apiName: string,
     timeoutMs: number,
     readonly signal?: AbortSignal,
+    /** Asks the run to end before its next step; the step in progress finishes. */
+    readonly stop?: AbortSignal,
   ) {
     this.deadline = this.startedAt + timeoutMs;
   }
@@ -45,6 +47,12 @@ export class RunContext implements Deadline {
   throwIfStopped(): void {
     if (this.signal?.aborted) throw new RoteError('aborted', `${this.apiName}: aborted`, { cause: this.signal.reason });
     if (Date.now() > this.deadline) throw this.timeoutError();
+  }
+
+  /** Between steps: throws when the run must stop, a clean stop requested included. */
+  throwIfStopRequested(): void {
+    if (this.stop?.aborted) throw new RoteError('aborted', `${this.apiName}: stopped before its next step (${String(this.stop.reason ?? 'stop requested')})`, { cause: this.stop.reason });
+    this.throwIfStopped();
   }
 
   timeoutError(detail?: string): RoteError {

@@ -3,6 +3,7 @@ import type { Action } from '../actions/action.js';
 import type { AgentUsage, StepKind } from '../agent/agent.js';
 import type { JsonValue } from '../params/jsonValues.js';
 import type { BoundParams } from '../params/boundParams.js';
+import type { RoteErrorCode } from '../errors/roteError.js';
 import { redactSecrets } from '../params/secret.js';
 import type { NodeLink, NodeStat } from '../store/rows.js';
 import type { Divergence, RunResult, RunStatus, StepResult } from './runResult.js';
@@ -70,7 +71,7 @@ export class RunLedger {
   }
 
   /** The run's result; secret values never leave the run, not in its result nor in what is stored from it. */
-  result(input: { status: RunStatus; error: string | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams }): RunResult {
+  result(input: { status: RunStatus; error: string | undefined; errorCode: RoteErrorCode | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams }): RunResult {
     const result: RunResult = {
       runId: this.runId,
       status: input.status,
@@ -87,6 +88,7 @@ export class RunLedger {
     };
     if (this.answer !== undefined) result.answer = this.answer;
     if (input.error) result.error = `${input.error}\nSteps that ran:\n${input.callLog || '  (none)'}`;
+    if (input.errorCode) result.errorCode = input.errorCode;
     return redactResult(result, input.params);
   }
 }

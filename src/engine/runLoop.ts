@@ -8,7 +8,7 @@ import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
 import { watchChanges } from '../checks/pageChanges.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { messageOf } from '../errors/messageOf.js';
-import { RoteError } from '../errors/roteError.js';
+import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { ParamSchema } from '../params/paramType.js';
 import { redactSecrets } from '../params/secret.js';
@@ -118,6 +118,7 @@ export class RunLoop {
     store.beginRun({ id: this.ledger.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid });
     let status: RunStatus;
     let error: string | undefined;
+    let errorCode: RoteErrorCode | undefined;
     this.dialogs = new DialogGuard(this.input.page, params, (dialog) => this.answerPrompt(dialog));
     try {
       navigationWatch(this.input.page);
@@ -128,14 +129,19 @@ export class RunLoop {
         status = 'diverged';
         error = this.describeDivergence(thrown.divergence);
         this.ledger.divergences.push(thrown.divergence);
+      } else if (RoteError.isInstance(thrown) && thrown.code === 'aborted') {
+        // Stopped by its caller: nothing of it is learned, and the record says so.
+        status = 'interrupted';
+        error = thrown.message;
       } else {
         status = 'failed';
+        errorCode = RoteError.isInstance(thrown) ? thrown.code : this.pageGone() ? 'page-closed' : 'internal';
         const message = messageOf(thrown);
         error = message.startsWith(`${context.apiName}:`) ? message : `${context.apiName}: ${message}`;
       }
     }
     this.dialogs.dispose();
-    const result = this.ledger.result({ status, error, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params });
+    const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params });
     try {
       commitRun({
         store,
@@ -159,11 +165,17 @@ export class RunLoop {
     return result;
   }
 
+  /** The page closed, or its browser went away (a crash): a failure that may pass on a new browser. */
+  private pageGone(): boolean {
+    const { page } = this.input;
+    return page.isClosed() || !(page.context().browser()?.isConnected() ?? true);
+  }
+
   private async loop(): Promise<RunStatus> {
     const { mode, agent } = this.input;
     if (mode === 'record') this.cursor.handOver(false);
     for (;;) {
-      this.input.context.throwIfStopped();
+      this.input.context.throwIfStopRequested();
       if (!this.cursor.agentInCharge) {
         const outcome = await this.replayNext();
         if (outcome === 'finished') return this.ledger.finalStatus();
@@ -345,6 +357,7 @@ export class RunLoop {
     if (answer.actions.length === 0) throw new RoteError('agent', 'the agent answered with no actions and did not say it was done');
     const queue = [...answer.actions];
     for (let raw = queue.shift(); raw !== undefined; raw = queue.shift()) {
+      context.throwIfStopRequested();
       const node = await this.performAgentAction(parseAgentAction(raw), answer.intent);
       // What the agent said to do after answering a prompt this action opened comes next.
       queue.unshift(...this.afterPrompt.splice(0));

@@ -28,7 +28,13 @@ export type RunOptions = {
   maxAgentCalls?: number;
   /** At most this many steps in the run. Default 200. */
   maxSteps?: number;
+  /** Aborts the run at once, whatever it is doing: status 'interrupted'. */
   signal?: AbortSignal;
+  /**
+   * Ends the run before its next step, once the step in progress is done (a clean stop, as a
+   * daemon makes on SIGTERM): status 'interrupted'.
+   */
+  stop?: AbortSignal;
 };
 
 const optionsSchema = z.object({
@@ -43,10 +49,11 @@ const optionsSchema = z.object({
   maxAgentCalls: z.number().int().positive().optional(),
   maxSteps: z.number().int().positive().optional(),
   signal: z.instanceof(AbortSignal).optional(),
+  stop: z.instanceof(AbortSignal).optional(),
 });
 
 export type ValidRunOptions = Required<Pick<RunOptions, 'task' | 'tags' | 'mode' | 'timeout' | 'checkTimeout' | 'maxAgentCalls' | 'maxSteps'>> &
-  Pick<RunOptions, 'agent' | 'signal'> & { params: unknown; schema: unknown };
+  Pick<RunOptions, 'agent' | 'signal' | 'stop'> & { params: unknown; schema: unknown };
 
 /** Validates the options of rote.run before anything happens; the message names the option, the value and what was expected. */
 export function validateRunOptions(input: unknown): ValidRunOptions {
@@ -72,5 +79,6 @@ export function validateRunOptions(input: unknown): ValidRunOptions {
     maxSteps: options.maxSteps ?? 200,
     ...(options.agent ? { agent: options.agent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.stop ? { stop: options.stop } : {}),
   };
 }

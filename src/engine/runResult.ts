@@ -1,7 +1,14 @@
 import type { Action } from '../actions/action.js';
 import type { AgentUsage, StepKind } from '../agent/agent.js';
+import type { RoteErrorCode } from '../errors/roteError.js';
 
-export type RunStatus = 'replayed' | 'mixed' | 'agent' | 'diverged' | 'failed';
+/**
+ * replayed: every step from the cache. mixed: cache and agent. agent: the agent did it all.
+ * diverged: a cached step could not be shown safe and no agent could take over. failed: an error,
+ * the agent gave up, a budget or the deadline. interrupted: the caller stopped it (`stop` or
+ * `signal`); the step in progress had finished, nothing of it is learned.
+ */
+export type RunStatus = 'replayed' | 'mixed' | 'agent' | 'diverged' | 'failed' | 'interrupted';
 export type RunMode = 'auto' | 'replay-only' | 'record';
 
 export type StepResult = {
@@ -51,6 +58,12 @@ export type RunResult = {
   durationMs: number;
   /** The agent's final answer, when it gave one. */
   answer?: string;
-  /** For 'diverged' and 'failed': what happened, naming the step, then the steps that ran. */
+  /** For 'diverged', 'failed' and 'interrupted': what happened, naming the step, then the steps that ran. */
   error?: string;
+  /**
+   * For 'failed': what kind of failure (a RoteError code; 'page-closed' when the page or its browser
+   * went away). A scheduler retries the kinds that may pass (a browser crash, a timeout, a model
+   * error), never a bad parameter.
+   */
+  errorCode?: RoteErrorCode;
 };

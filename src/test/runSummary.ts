@@ -17,6 +17,8 @@ export function describeOutcome(result: RunResult): string {
       return last ? `it diverged at ${describeStep(last)}: ${last.reason}` : `it diverged: ${firstLine(result.error)}`;
     case 'failed':
       return `it failed: ${firstLine(result.error)}`;
+    case 'interrupted':
+      return `it was interrupted: ${firstLine(result.error)}`;
     case 'mixed':
     case 'agent': {
       const first = result.divergences[0];

@@ -3,6 +3,9 @@ import { RoteError } from '../../errors/roteError.js';
 import type { ComputerToolForm, SafetyCheck } from './modelTypes.js';
 
 /** Options both model agents take. */
+/** The computer-use model used when none is named. */
+export const DEFAULT_MODEL = 'computer-use-preview';
+
 export type ModelAgentOptions = {
   /** The model, e.g. 'computer-use-preview' or 'gpt-5.4'. */
   model: string;

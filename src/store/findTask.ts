@@ -1,5 +1,5 @@
 import { RoteError } from '../errors/roteError.js';
-import type { TaskSummary } from '../store/rows.js';
+import type { TaskSummary } from './rows.js';
 
 /**
  * The task a command names: its key, a prefix of the key that only one task has, or its exact

@@ -1,0 +1,198 @@
+import { writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { launchBrowser } from '../browser/launch.js';
+import { RoteError } from '../errors/roteError.js';
+import { Rote } from '../rote.js';
+import { browserSupply, mayPass, succeeded, type RowOutcome } from '../scheduler/batch.js';
+import { jobSpecSchema, type JobSpec } from '../scheduler/jobSpec.js';
+import { firstProblem, summarizeJob, type JobSummary } from '../scheduler/jobSummary.js';
+import { prepareJob, type PreparedJob } from '../scheduler/prepareJob.js';
+import { runJob } from '../scheduler/runJob.js';
+import { batchProgress } from './batchProgress.js';
+import { parseNameValues, parseSecretRefs } from './nameValues.js';
+import { formatTable } from './table.js';
+
+/** Exit codes of `rote run` (and the README's table of them). */
+export const EXIT = { ok: 0, runsFailed: 1, usage: 2 } as const;
+
+export type RunCommandOptions = {
+  url?: string;
+  param?: string[];
+  params?: string;
+  secret?: string[];
+  rows?: string;
+  concurrency?: number;
+  retry?: number;
+  retryFailed?: string;
+  agent?: string;
+  model?: string;
+  mode?: string;
+  timeout?: number;
+  headed?: boolean;
+  json?: boolean;
+  store: string;
+};
+
+export type RunIo = { env: NodeJS.ProcessEnv; out: (text: string) => void; err: (text: string) => void; stderr?: NodeJS.WriteStream; onStop?: (stop: () => void) => () => void };
+
+/**
+ * `rote run <task|folder>`: runs a stored task (or a recording folder) once, or once per row of
+ * a file, and prints what each run did. Everything is checked before a browser starts: a bad
+ * argument, an unknown task, a row that does not fit the task, an unset secret is one error and
+ * exit code 2. Exit 0 when every row ended well, 1 when any diverged or failed.
+ */
+export async function runCommand(taskReference: string, options: RunCommandOptions, io: RunIo = processRunIo()): Promise<number> {
+  const where = `rote run ${JSON.stringify(taskReference)}`;
+  let rote: Rote | undefined;
+  try {
+    const spec = specFrom(taskReference, options, where);
+    if (options.retryFailed !== undefined && spec.rowsFile === undefined) throw new RoteError('invalid-argument', `${where}: --retry-failed writes the rows to run again; it needs --rows`);
+    rote = await Rote.open({ store: options.store });
+    const job = await prepareJob(spec, rote.store, io.env, where);
+    return await execute(job, rote, options, io);
+  } catch (error) {
+    if (RoteError.isInstance(error) && error.code === 'invalid-argument') {
+      io.err(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  } finally {
+    await rote?.close();
+  }
+}
+
+/** The job the arguments describe, validated (zod) with messages naming the option. */
+export function specFrom(task: string, options: RunCommandOptions, where: string): JobSpec {
+  const parsed = jobSpecSchema.safeParse({
+    task,
+    ...(options.url !== undefined ? { url: options.url } : {}),
+    params: parseNameValues(options.param ?? [], '--param', where),
+    ...(options.params !== undefined ? { paramsFile: options.params } : {}),
+    ...(options.rows !== undefined ? { rowsFile: options.rows } : {}),
+    secrets: parseSecretRefs(options.secret ?? [], where),
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.mode !== undefined ? { mode: options.mode } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.retry !== undefined ? { retry: { attempts: options.retry, backoffMs: 2_000 } } : {}),
+    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    headed: options.headed ?? false,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const option = OPTION_NAMES[String(issue.path[0])] ?? String(issue.path[0]);
+    throw new RoteError('invalid-argument', `${where}: ${option} ${issue.message.replace(/^Invalid (input|option): /, '')}`);
+  }
+  return parsed.data;
+}
+
+const OPTION_NAMES: Record<string, string> = {
+  task: '<task>',
+  url: '--url',
+  params: '--param',
+  paramsFile: '--params',
+  rowsFile: '--rows',
+  secrets: '--secret',
+  agent: '--agent (none, demo or openai)',
+  model: '--model',
+  mode: '--mode (auto or replay-only)',
+  concurrency: `--concurrency`,
+  retry: '--retry',
+  timeout: '--timeout',
+};
+
+async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions, io: RunIo): Promise<number> {
+  const json = options.json ?? false;
+  const say = (line: string) => {
+    if (!json) io.out(`${line}\n`);
+  };
+  const { spec } = job;
+  say(`${job.rows.length === 1 ? 'Running' : `Running ${job.rows.length} rows of`} "${job.task.taskTemplate}" (task ${job.task.id.slice(0, 12)}) on ${job.url}`);
+  say(`Agent: ${job.agent.description}. Mode ${spec.mode}${job.rows.length > 1 ? `, ${spec.concurrency} at once` : ''}.`);
+  const progress = batchProgress(job.rows.length, { json, ...(io.stderr ? { stream: io.stderr } : {}) });
+  const browsers = browserSupply(() => launchBrowser({ headless: !spec.headed }));
+  const stopping = new AbortController();
+  const unsubscribe = io.onStop?.(() => stopping.abort('stopped by the user (Ctrl+C)')) ?? (() => undefined);
+  let summary: JobSummary;
+  try {
+    const result = await runJob(job, rote, browsers, {
+      stop: stopping.signal,
+      onRowEnd: (outcome) => progress.rowEnded(outcome, willRetry(outcome, spec)),
+    });
+    summary = summarizeJob(job, result);
+  } finally {
+    progress.stop();
+    unsubscribe();
+    await browsers.close();
+  }
+  if (options.retryFailed) writeRetryFile(options.retryFailed, job, summary);
+  if (json) io.out(`${JSON.stringify(summary)}\n`);
+  else printSummary(summary, say, options.retryFailed);
+  return summary.succeeded === summary.rows ? EXIT.ok : EXIT.runsFailed;
+}
+
+function willRetry(outcome: RowOutcome, spec: JobSpec): boolean {
+  return !succeeded(outcome) && mayPass(outcome) && outcome.attempt < spec.retry.attempts;
+}
+
+function printSummary(summary: JobSummary, say: (line: string) => void, retryFile: string | undefined): void {
+  const header = ['row', 'status', 'cached', 'relocated', 'agent steps', 'agent calls', 'attempts', 'time'];
+  const rows = summary.results.map((row) => [row.row, row.status, row.cachedSteps, row.relocatedSteps, row.agentSteps, row.agentCalls, row.attempts, `${(row.durationMs / 1000).toFixed(2)} s`]);
+  say('');
+  say(formatTable(header, rows));
+  for (const row of summary.results.filter((result) => !succeeded(result))) {
+    say(`row ${row.row} ${row.status}${row.divergence ? ` at step ${row.divergence.step}: ${row.divergence.reason}` : row.error ? `: ${row.error}` : ''}${row.runId ? ` (run ${row.runId})` : ''}`);
+  }
+  say('');
+  const notStarted = summary.notStarted > 0 ? `, ${summary.notStarted} not started (stopped)` : '';
+  say(`${summary.rows} row${summary.rows === 1 ? '' : 's'}: ${summary.replayed} replayed, ${summary.handedOver} handed over, ${summary.failed} failed${notStarted}; ${summary.agentCalls} agent call${summary.agentCalls === 1 ? '' : 's'}; ${(summary.durationMs / 1000).toFixed(1)} s.`);
+  const problem = firstProblem(summary);
+  if (problem && retryFile) say(`The rows to run again are in ${retryFile} (rote run ... --rows ${retryFile}).`);
+}
+
+/**
+ * The rows that did not end well (or never started), in the rows file's own format (by the
+ * extension of `path`), so `--rows path` runs just them again. Only plain values: a secret comes
+ * from its environment variable again.
+ */
+function writeRetryFile(path: string, job: PreparedJob, summary: JobSummary): void {
+  const done = new Set(summary.results.filter(succeeded).map((row) => row.row));
+  const again = job.rows.filter((row) => !done.has(row.index));
+  const records = again.map((row) => ({ ...row.values }));
+  const columns = [...new Set(records.flatMap((record) => Object.keys(record)))];
+  const format = extname(path).toLowerCase();
+  let text: string;
+  switch (format) {
+    case '.json':
+      text = `${JSON.stringify(records, null, 2)}\n`;
+      break;
+    case '.jsonl':
+      text = records.map((record) => JSON.stringify(record)).join('\n') + (records.length > 0 ? '\n' : '');
+      break;
+    default:
+      text = [columns.map(csvCell).join(','), ...records.map((record) => columns.map((column) => csvCell(record[column] ?? '')).join(','))].join('\n') + '\n';
+  }
+  writeFileSync(path, text);
+}
+
+function csvCell(text: string): string {
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function processRunIo(): RunIo {
+  return {
+    env: process.env,
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    stderr: process.stderr,
+    onStop: (stop) => {
+      const listener = () => stop();
+      process.once('SIGINT', listener);
+      process.once('SIGTERM', listener);
+      return () => {
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
+      };
+    },
+  };
+}

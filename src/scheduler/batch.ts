@@ -1,0 +1,186 @@
+import type { Browser } from 'playwright';
+import type { Agent } from '../agent/agent.js';
+import type { RunMode, RunResult } from '../engine/runResult.js';
+import type { RoteErrorCode } from '../errors/roteError.js';
+import { firstLineOf, messageOf } from '../errors/messageOf.js';
+import type { Rote } from '../rote.js';
+import type { RunRow } from './rowParams.js';
+
+/** The viewport batch runs use: the one recordings are made in. */
+export const BATCH_VIEWPORT = { width: 1280, height: 800 };
+
+/** One row's run: how it ended and what it cost. `attempt` counts from 1. */
+export type RowOutcome = {
+  row: number;
+  attempt: number;
+  status: RunResult['status'];
+  runId: string | undefined;
+  cachedSteps: number;
+  relocatedSteps: number;
+  agentSteps: number;
+  agentCalls: number;
+  durationMs: number;
+  /** For a run that did not end well: the first line of what happened. */
+  error?: string;
+  errorCode?: RoteErrorCode;
+  /** Where a cached step could not be shown safe first: its step (from 1) and the reason. */
+  divergence?: { step: number; reason: string };
+};
+
+/** A browser for the batch, launched again when it has died (a crash must not fail every later row). */
+export type BrowserSupply = { get(): Promise<Browser>; close(): Promise<void> };
+
+export function browserSupply(launch: () => Promise<Browser>): BrowserSupply {
+  let current: Promise<Browser> | undefined;
+  return {
+    async get() {
+      const browser = current ? await current.catch(() => undefined) : undefined;
+      if (browser?.isConnected()) return browser;
+      current = launch();
+      return current;
+    },
+    async close() {
+      const browser = current ? await current.catch(() => undefined) : undefined;
+      current = undefined;
+      await browser?.close().catch(() => undefined);
+    },
+  };
+}
+
+export type BatchOptions = {
+  rote: Rote;
+  browsers: BrowserSupply;
+  /** The task as stored: its template and tags (the cache key is made from them, the URL and the values). */
+  task: string;
+  tags: readonly string[];
+  url: string;
+  rows: readonly RunRow[];
+  /** Browser contexts at once, on one browser. */
+  concurrency: number;
+  mode: Exclude<RunMode, 'record'>;
+  agent?: (page: import('playwright').Page) => Agent;
+  /** Each run's deadline, ms. */
+  timeout?: number;
+  /** Ends the batch cleanly: no new row starts, runs under way end before their next step (interrupted). */
+  stop?: AbortSignal;
+  onRowStart?: (row: RunRow) => void;
+  onRowEnd?: (outcome: RowOutcome) => void;
+};
+
+/**
+ * Runs the task once per row, `concurrency` rows at once, each in a fresh browser context on one
+ * browser (cookies and storage never leak between rows). A row that throws is a failed outcome,
+ * never an exception: the batch always accounts for every row it started. Rows not started when
+ * `stop` fires are left out of the outcomes.
+ */
+export async function runBatch(options: BatchOptions, attempt = 1): Promise<RowOutcome[]> {
+  const outcomes: RowOutcome[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      if (options.stop?.aborted) return;
+      const row = options.rows[next++];
+      if (!row) return;
+      options.onRowStart?.(row);
+      const outcome = await runRow(options, row, attempt);
+      outcomes.push(outcome);
+      options.onRowEnd?.(outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, options.rows.length)) }, worker));
+  return outcomes.sort((a, b) => a.row - b.row);
+}
+
+async function runRow(options: BatchOptions, row: RunRow, attempt: number): Promise<RowOutcome> {
+  const started = Date.now();
+  let context: import('playwright').BrowserContext | undefined;
+  try {
+    const browser = await options.browsers.get();
+    context = await browser.newContext({ viewport: BATCH_VIEWPORT });
+    const page = await context.newPage();
+    await page.goto(options.url, { waitUntil: 'domcontentloaded' });
+    const result = await options.rote.run(page, {
+      task: options.task,
+      params: row.params,
+      tags: [...options.tags],
+      mode: options.mode,
+      ...(options.agent ? { agent: options.agent(page) } : {}),
+      ...(options.timeout ? { timeout: options.timeout } : {}),
+      ...(options.stop ? { stop: options.stop } : {}),
+    });
+    return outcomeOf(row.index, attempt, result);
+  } catch (error) {
+    // Before the run began (the browser gone, the page unreachable) or an argument the run refused.
+    const code = (error as { code?: RoteErrorCode }).code;
+    return {
+      row: row.index,
+      attempt,
+      status: 'failed',
+      runId: undefined,
+      cachedSteps: 0,
+      relocatedSteps: 0,
+      agentSteps: 0,
+      agentCalls: 0,
+      durationMs: Date.now() - started,
+      error: firstLineOf(messageOf(error)),
+      errorCode: typeof code === 'string' ? code : 'page-closed',
+    };
+  } finally {
+    await context?.close().catch(() => undefined);
+  }
+}
+
+export function outcomeOf(row: number, attempt: number, result: RunResult): RowOutcome {
+  const divergence = result.divergences[0];
+  return {
+    row,
+    attempt,
+    status: result.status,
+    runId: result.runId,
+    cachedSteps: result.cachedSteps,
+    relocatedSteps: result.relocatedSteps,
+    agentSteps: result.agentSteps,
+    agentCalls: result.agentCalls,
+    durationMs: result.durationMs,
+    ...(result.error ? { error: firstLineOf(result.error) } : {}),
+    ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+    ...(divergence ? { divergence: { step: divergence.step + 1, reason: divergence.reason } } : {}),
+  };
+}
+
+/** A row that ended as the task asks: replayed, or done with the agent's help. */
+export function succeeded(outcome: Pick<RowOutcome, 'status'>): boolean {
+  switch (outcome.status) {
+    case 'replayed':
+    case 'mixed':
+    case 'agent':
+      return true;
+    case 'diverged':
+    case 'failed':
+    case 'interrupted':
+      return false;
+  }
+}
+
+/**
+ * Whether another attempt may pass: a browser that crashed or a page that went away, a timeout, a
+ * model service error. Never a divergence (the page differs; in replay-only mode it stays so), a
+ * parameter the task refuses, or a run that was stopped.
+ */
+export function mayPass(outcome: Pick<RowOutcome, 'status' | 'errorCode'>): boolean {
+  if (outcome.status !== 'failed') return false;
+  switch (outcome.errorCode) {
+    case 'page-closed':
+    case 'timeout':
+    case 'agent':
+    case 'internal':
+    case 'store':
+      return true;
+    case 'invalid-argument':
+    case 'browser-not-found':
+    case 'tool':
+    case 'aborted':
+    case undefined:
+      return false;
+  }
+}
