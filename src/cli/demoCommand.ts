@@ -1,8 +1,9 @@
 import { runDemo, type DemoRun } from '../demo/runDemo.js';
+import { runScheduleDemo } from '../demo/scheduleDemo.js';
 import { chooseAgent, type AgentChoiceOptions } from './agentChoice.js';
 import { formatTable } from './table.js';
 
-export type DemoCommandOptions = AgentChoiceOptions & { json?: boolean; store?: string };
+export type DemoCommandOptions = AgentChoiceOptions & { json?: boolean; store?: string; schedule?: boolean };
 
 /**
  * `rote demo`: four runs against the legacy intake app; exit code 1 when a check fails. The agent
@@ -12,6 +13,7 @@ export async function demoCommand(options: DemoCommandOptions, env: NodeJS.Proce
   const say = (line: string) => {
     if (!options.json) process.stdout.write(`${line}\n`);
   };
+  if (options.schedule) return scheduleDemoCommand(options, say);
   const agent = chooseAgent(options, env);
   say('rote demo: a legacy "Patient intake" form served on 127.0.0.1, driven in headless Chromium.');
   say(`Agent: ${agent.description}.`);
@@ -39,6 +41,34 @@ export async function demoCommand(options: DemoCommandOptions, env: NodeJS.Proce
   } else {
     say(failures.length === 0 ? 'All four runs submitted the right values; runs 2 and 4 made no agent call.' : `Demo checks failed:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);
   }
+  return failures.length === 0 ? 0 : 1;
+}
+
+/**
+ * `rote demo --schedule`: the unattended flow (see runScheduleDemo). Exit 0 when the slot
+ * succeeded, every row was submitted right, and no row needed the agent after the recording.
+ */
+async function scheduleDemoCommand(options: DemoCommandOptions, say: (line: string) => void): Promise<number> {
+  say('rote demo --schedule: record once, then a schedule runs the task over a CSV of patients, unattended.');
+  const store = options.store === undefined || options.store === '.rote/demo.db' ? '.rote/demo-schedule.db' : options.store;
+  const result = await runScheduleDemo({ store, log: say });
+  const summary = result.slot.summary;
+  const failures = [
+    ...(result.slot.status === 'succeeded' ? [] : [`the slot ended ${result.slot.status}${result.slot.reason ? `: ${result.slot.reason}` : ''}`]),
+    ...result.checks.filter((check) => !check.ok).map((check) => `row ${check.row} (${check.patient}): ${check.problems.join('; ')}`),
+    ...(summary && summary.agentCalls > 0 ? [`the rows made ${summary.agentCalls} agent calls; a replay should make none`] : []),
+  ];
+  if (summary) {
+    say('');
+    say(formatTable(['row', 'patient', 'status', 'cached', 'agent calls', 'attempts', 'time', 'server check'], summary.results.map((row) => {
+      const check = result.checks.find((candidate) => candidate.row === row.row);
+      return [row.row, check?.patient ?? '', row.status, row.cachedSteps, row.agentCalls, row.attempts, `${(row.durationMs / 1000).toFixed(2)} s`, check?.ok ? 'right values' : 'WRONG'];
+    })));
+    say('');
+    say(`${summary.rows} rows: ${summary.replayed} replayed, ${summary.handedOver} handed over, ${summary.failed} failed; ${summary.agentCalls} agent calls; the slot took ${(summary.durationMs / 1000).toFixed(1)} s.`);
+  }
+  say(failures.length === 0 ? 'Every row was submitted with its own values, all from the cache.' : `Demo checks failed:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);
+  if (options.json) process.stdout.write(`${JSON.stringify({ recording: result.recording, slot: { status: result.slot.status, at: new Date(result.slot.slotAt).toISOString(), reason: result.slot.reason ?? null }, summary, checks: result.checks })}\n`);
   return failures.length === 0 ? 0 : 1;
 }
 

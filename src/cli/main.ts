@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runCommand, type RunCommandOptions } from './runCommand.js';
+import { daemonCommand, type DaemonCommandOptions } from './daemonCommand.js';
+import { scheduleAdd, scheduleList, schedulePause, scheduleRemove, scheduleRunNow, scheduleShow, type ScheduleAddOptions } from './scheduleCommand.js';
 import { DEFAULT_MODEL } from './agentChoice.js';
 import { RoteError } from '../errors/roteError.js';
 import { demoCommand } from './demoCommand.js';
@@ -17,40 +19,115 @@ const program = new Command()
   // A usage error (an unknown option, a bad value) exits 2, apart from runs that diverged or failed (1).
   .exitOverride();
 
-program
-  .command('run')
-  .description('Run a stored task (or a recording folder) once, or once per row of a CSV, JSON or JSON Lines file, and report each run.')
-  .argument('<task>', 'a task key, a unique key prefix, the exact template (see rote tasks), or a recording folder')
-  .option('--url <url>', "the page to start on (default: the task's start URL, when nothing in it varies)")
-  .option('--param <name=value>', 'a value every run gets (repeatable)', collect)
-  .option('--params <file.json>', 'a JSON object of values every run gets')
-  .option('--secret <name=env:VAR>', 'a secret value, read from the environment variable VAR (repeatable)', collect)
-  .option('--rows <file>', 'one run per row: a .csv with a header of parameter names, a .json array or .jsonl of objects')
-  .option('--concurrency <n>', 'rows at once, each in its own browser context', positiveInteger)
-  .option('--retry <n>', 'attempts per row for failures that may pass (a browser crash, a timeout, a model error)', positiveInteger)
+jobOptions(
+  program
+    .command('run')
+    .description('Run a stored task (or a recording folder) once, or once per row of a CSV, JSON or JSON Lines file, and report each run.')
+    .argument('<task>', 'a task key, a unique key prefix, the exact template (see rote tasks), or a recording folder'),
+)
   .option('--retry-failed <file>', 'write the rows that did not end well to this file, to run again with --rows')
-  .addOption(new Option('--agent <name>', 'who takes over where the cache cannot go: none (the run ends diverged), demo (offline), openai').choices(['none', 'demo', 'openai']))
-  .option('--model <name>', `with --agent openai (default ${DEFAULT_MODEL}); OPENAI_API_KEY and OPENAI_BASE_URL from the environment`)
-  .addOption(new Option('--mode <mode>', 'auto: the agent where needed; replay-only: never the agent').choices(['auto', 'replay-only']))
-  .option('--timeout <ms>', "each run's deadline", positiveInteger)
   .option('--headed', 'show the browser window')
   .option('--json', 'print the summary as JSON on the last line, and nothing else on stdout')
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
   .addHelpText('after', '\nExit codes: 0 every run ended well, 1 a run diverged or failed, 2 a usage error (nothing was run).\nExample:\n  rote run "Register patient {{firstName}} {{lastName}} in the intake form" --url http://127.0.0.1:3000/intake \\\n    --rows patients.csv --concurrency 3 --agent demo\n')
   .action(async (task: string, options: RunCommandOptions) => {
     process.exitCode = await runCommand(task, options);
   });
 
+const schedule = program.command('schedule').description('Schedules in the store: a task run on a cron expression, over a rows file, by rote daemon.');
+
+/** The job options `rote run` and `rote schedule add` share. */
+function jobOptions(command: Command): Command {
+  return command
+    .option('--url <url>', "the page to start on (default: the task's start URL, when nothing in it varies)")
+    .option('--param <name=value>', 'a value every run gets (repeatable)', collect)
+    .option('--params <file.json>', 'a JSON object of values every run gets')
+    .option('--secret <name=env:VAR>', 'a secret value, read from the environment variable VAR (repeatable)', collect)
+    .option('--rows <file>', 'one run per row: a .csv with a header of parameter names, a .json array or .jsonl of objects')
+    .option('--concurrency <n>', 'rows at once, each in its own browser context', positiveInteger)
+    .option('--retry <n>', 'attempts per row for failures that may pass (a browser crash, a timeout, a model error)', positiveInteger)
+    .option('--backoff <ms>', 'the wait before the first retry, doubling each time (default 2000)', wholeNumber)
+    .addOption(new Option('--agent <name>', 'who takes over where the cache cannot go: none (the run ends diverged), demo (offline), openai').choices(['none', 'demo', 'openai']))
+    .option('--model <name>', `with --agent openai (default ${DEFAULT_MODEL}); OPENAI_API_KEY and OPENAI_BASE_URL from the environment`)
+    .addOption(new Option('--mode <mode>', 'auto: the agent where needed; replay-only: never the agent').choices(['auto', 'replay-only']))
+    .option('--timeout <ms>', "each run's deadline", positiveInteger)
+    .option('--store <path>', 'SQLite file', '.rote/rote.db');
+}
+
+jobOptions(
+  schedule
+    .command('add')
+    .description('Add a schedule: the task runs at every slot of the cron expression, once or once per row.')
+    .argument('<name>', 'a name for the schedule (letters, digits, . _ -)')
+    .argument('<task>', 'a task key, a unique key prefix, the exact template, or a recording folder')
+    .requiredOption('--cron <expression>', 'five fields (minute hour day month weekday), or six with seconds first: "0 2 * * *", "*/5 * * * * *"')
+    .option('--tz <zone>', 'the time zone the expression is read in (IANA, e.g. Europe/Berlin)', 'UTC')
+    .option('--on-failure <url|command>', "when a slot does not end well: POST its summary to this URL, or run this command with it on stdin")
+    .option('--paused', 'add it paused (rote schedule resume starts it)'),
+).action(async (name: string, task: string, options: ScheduleAddOptions) => {
+  process.exitCode = await scheduleAdd(name, task, options);
+});
+
+schedule
+  .command('ls')
+  .description('List the schedules: cron, next slot, the last slot and how it ended.')
+  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--json', 'print JSON')
+  .action(async (options: { store: string; json?: boolean }) => {
+    process.exitCode = await scheduleList(options);
+  });
+
+schedule
+  .command('show')
+  .description("A schedule's job and its latest slots.")
+  .argument('<name>')
+  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--limit <n>', 'how many slots', positiveInteger, 20)
+  .option('--json', 'print JSON')
+  .action(async (name: string, options: { store: string; json?: boolean; limit: number }) => {
+    process.exitCode = await scheduleShow(name, options);
+  });
+
+for (const [verb, description] of [['rm', 'Remove a schedule and the record of its slots.'], ['pause', 'Pause a schedule: no slot runs, none is owed.'], ['resume', 'Resume a paused schedule.']] as const) {
+  schedule
+    .command(verb)
+    .description(description)
+    .argument('<name>')
+    .option('--store <path>', 'SQLite file', '.rote/rote.db')
+    .action(async (name: string, options: { store: string }) => {
+      process.exitCode = verb === 'rm' ? await scheduleRemove(name, options) : await schedulePause(name, verb === 'resume', options);
+    });
+}
+
+schedule
+  .command('run-now')
+  .description("Run one slot of a schedule now, in this process, recorded like the daemon's.")
+  .argument('<name>')
+  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--json', 'print the slot as JSON')
+  .action(async (name: string, options: { store: string; json?: boolean }) => {
+    process.exitCode = await scheduleRunNow(name, options);
+  });
+
+program
+  .command('daemon')
+  .description("Run the store's schedules until SIGTERM or SIGINT (a clean stop: runs under way end after their current step).")
+  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .addOption(new Option('--catch-up <policy>', 'slots missed while no daemon ran: none, latest (run the latest once), all').choices(['none', 'latest', 'all']).default('latest'))
+  .action(async (options: DaemonCommandOptions) => {
+    process.exitCode = await daemonCommand(options);
+  });
+
 program
   .command('demo')
   .description('Four runs against a legacy intake form: a recorded miss, a replay with new values, a takeover at a popup, and the popup replayed.')
-  .option('--json', 'print the runs as one JSON array')
+  .option('--json', 'print the runs as one JSON array (with --schedule: the summary as JSON on the last line)')
+  .option('--schedule', 'the unattended flow instead: record, schedule the task every few seconds over a CSV of six patients, run the daemon until they are done, check each on the server')
   .option('--store <path>', 'SQLite file for the demo (emptied first)', '.rote/demo.db')
   .option('--model <name>', `the model, used when OPENAI_API_KEY is set (default ${DEFAULT_MODEL}); OPENAI_BASE_URL sets the server`)
   .addOption(new Option('--tool-form <form>', 'the computer tool: preview (computer_use_preview) or batch (computer); default from the model').choices(['preview', 'batch']))
   .option('--chat-completions', 'use an OpenAI-compatible chat completions server at OPENAI_BASE_URL (vLLM, Ollama) with function tools; needs --model')
   .addHelpText('after', '\nWithout OPENAI_API_KEY (or --chat-completions) the offline demo agent runs; no model service is called.')
-  .action(async (options: { json?: boolean; store: string; model?: string; toolForm?: 'preview' | 'batch'; chatCompletions?: boolean }) => {
+  .action(async (options: { json?: boolean; schedule?: boolean; store: string; model?: string; toolForm?: 'preview' | 'batch'; chatCompletions?: boolean }) => {
     process.exitCode = await demoCommand(options);
   });
 
@@ -123,6 +200,12 @@ function httpUrl(value: string): string {
 /** A repeatable option's values, in order. */
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+function wholeNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a whole number from 0 up, got ${JSON.stringify(value)}`);
+  return parsed;
 }
 
 function positiveInteger(value: string): number {

@@ -4,30 +4,19 @@ import { launchBrowser } from '../browser/launch.js';
 import { RoteError } from '../errors/roteError.js';
 import { Rote } from '../rote.js';
 import { browserSupply, mayPass, succeeded, type RowOutcome } from '../scheduler/batch.js';
-import { jobSpecSchema, type JobSpec } from '../scheduler/jobSpec.js';
+import type { JobSpec } from '../scheduler/jobSpec.js';
+import { specFrom, type JobArgs } from './jobArgs.js';
 import { firstProblem, summarizeJob, type JobSummary } from '../scheduler/jobSummary.js';
 import { prepareJob, type PreparedJob } from '../scheduler/prepareJob.js';
 import { runJob } from '../scheduler/runJob.js';
 import { batchProgress } from './batchProgress.js';
-import { parseNameValues, parseSecretRefs } from './nameValues.js';
 import { formatTable } from './table.js';
 
 /** Exit codes of `rote run` (and the README's table of them). */
 export const EXIT = { ok: 0, runsFailed: 1, usage: 2 } as const;
 
-export type RunCommandOptions = {
-  url?: string;
-  param?: string[];
-  params?: string;
-  secret?: string[];
-  rows?: string;
-  concurrency?: number;
-  retry?: number;
+export type RunCommandOptions = JobArgs & {
   retryFailed?: string;
-  agent?: string;
-  model?: string;
-  mode?: string;
-  timeout?: number;
   headed?: boolean;
   json?: boolean;
   store: string;
@@ -45,7 +34,7 @@ export async function runCommand(taskReference: string, options: RunCommandOptio
   const where = `rote run ${JSON.stringify(taskReference)}`;
   let rote: Rote | undefined;
   try {
-    const spec = specFrom(taskReference, options, where);
+    const spec = specFrom(taskReference, options, where, options.headed ?? false);
     if (options.retryFailed !== undefined && spec.rowsFile === undefined) throw new RoteError('invalid-argument', `${where}: --retry-failed writes the rows to run again; it needs --rows`);
     rote = await Rote.open({ store: options.store });
     const job = await prepareJob(spec, rote.store, io.env, where);
@@ -60,46 +49,6 @@ export async function runCommand(taskReference: string, options: RunCommandOptio
     await rote?.close();
   }
 }
-
-/** The job the arguments describe, validated (zod) with messages naming the option. */
-export function specFrom(task: string, options: RunCommandOptions, where: string): JobSpec {
-  const parsed = jobSpecSchema.safeParse({
-    task,
-    ...(options.url !== undefined ? { url: options.url } : {}),
-    params: parseNameValues(options.param ?? [], '--param', where),
-    ...(options.params !== undefined ? { paramsFile: options.params } : {}),
-    ...(options.rows !== undefined ? { rowsFile: options.rows } : {}),
-    secrets: parseSecretRefs(options.secret ?? [], where),
-    ...(options.agent !== undefined ? { agent: options.agent } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.mode !== undefined ? { mode: options.mode } : {}),
-    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    ...(options.retry !== undefined ? { retry: { attempts: options.retry, backoffMs: 2_000 } } : {}),
-    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-    headed: options.headed ?? false,
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const option = OPTION_NAMES[String(issue.path[0])] ?? String(issue.path[0]);
-    throw new RoteError('invalid-argument', `${where}: ${option} ${issue.message.replace(/^Invalid (input|option): /, '')}`);
-  }
-  return parsed.data;
-}
-
-const OPTION_NAMES: Record<string, string> = {
-  task: '<task>',
-  url: '--url',
-  params: '--param',
-  paramsFile: '--params',
-  rowsFile: '--rows',
-  secrets: '--secret',
-  agent: '--agent (none, demo or openai)',
-  model: '--model',
-  mode: '--mode (auto or replay-only)',
-  concurrency: `--concurrency`,
-  retry: '--retry',
-  timeout: '--timeout',
-};
 
 async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions, io: RunIo): Promise<number> {
   const json = options.json ?? false;
@@ -144,7 +93,7 @@ function printSummary(summary: JobSummary, say: (line: string) => void, retryFil
     say(`row ${row.row} ${row.status}${row.divergence ? ` at step ${row.divergence.step}: ${row.divergence.reason}` : row.error ? `: ${row.error}` : ''}${row.runId ? ` (run ${row.runId})` : ''}`);
   }
   say('');
-  const notStarted = summary.notStarted > 0 ? `, ${summary.notStarted} not started (stopped)` : '';
+  const notStarted = summary.interrupted + summary.notStarted > 0 ? `, ${summary.interrupted} interrupted, ${summary.notStarted} not started (stopped)` : '';
   say(`${summary.rows} row${summary.rows === 1 ? '' : 's'}: ${summary.replayed} replayed, ${summary.handedOver} handed over, ${summary.failed} failed${notStarted}; ${summary.agentCalls} agent call${summary.agentCalls === 1 ? '' : 's'}; ${(summary.durationMs / 1000).toFixed(1)} s.`);
   const problem = firstProblem(summary);
   if (problem && retryFile) say(`The rows to run again are in ${retryFile} (rote run ... --rows ${retryFile}).`);

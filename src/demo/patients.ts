@@ -23,6 +23,16 @@ export const DEMO_PATIENTS: readonly PatientParams[] = [
   { firstName: 'Edsger', lastName: 'Dijkstra', dob: '05/11/1930', state: 'Oregon', plan: 'premium', reminders: false, notes: 'Call before noon' },
 ];
 
+/** Six more, for the scheduled demo's rows file: none of them the recorded patient. */
+export const SCHEDULE_PATIENTS: readonly PatientParams[] = [
+  { firstName: 'Katherine', lastName: 'Johnson', dob: '08/26/1918', state: 'Oregon', plan: 'basic', reminders: true, notes: 'Needs a wheelchair' },
+  { firstName: 'Claude', lastName: 'Shannon', dob: '04/30/1916', state: 'Texas', plan: 'standard', reminders: false, notes: 'Speaks French' },
+  { firstName: 'Barbara', lastName: 'Liskov', dob: '11/07/1939', state: 'California', plan: 'premium', reminders: true, notes: 'First visit' },
+  { firstName: 'Donald', lastName: 'Knuth', dob: '01/10/1938', state: 'New York', plan: 'basic', reminders: false, notes: 'Bring insurance card' },
+  { firstName: 'Frances', lastName: 'Allen', dob: '08/04/1932', state: 'Oregon', plan: 'standard', reminders: true, notes: 'Morning only' },
+  { firstName: 'John', lastName: 'Backus', dob: '12/03/1924', state: 'Texas', plan: 'premium', reminders: false, notes: 'Hard of hearing' },
+];
+
 /** The form fields the server should have received for these parameters. */
 export function expectedFields(params: PatientParams): Record<string, string> {
   const state = STATES.find((candidate) => candidate.name === params.state || candidate.code === params.state);

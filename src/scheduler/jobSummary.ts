@@ -21,8 +21,10 @@ export type JobSummary = {
   replayed: number;
   /** Of those, handed over to the agent for some steps. */
   handedOver: number;
-  /** Rows that did not end well (diverged, failed, interrupted), or were not started before a stop. */
+  /** Rows that did not end well: diverged or failed. */
   failed: number;
+  /** Rows stopped between two steps (a clean stop), and rows not started before it. */
+  interrupted: number;
   notStarted: number;
   agentCalls: number;
   attempts: number;
@@ -44,7 +46,8 @@ export function summarizeJob(job: PreparedJob, result: JobResult): JobSummary {
     succeeded: good.length,
     replayed: good.filter((row) => row.status === 'replayed').length,
     handedOver: good.filter((row) => row.status !== 'replayed').length,
-    failed: results.length - good.length,
+    failed: results.filter((row) => row.status === 'diverged' || row.status === 'failed').length,
+    interrupted: results.filter((row) => row.status === 'interrupted').length,
     notStarted: job.rows.length - results.length,
     agentCalls: result.attempts.reduce((sum, attempt) => sum + attempt.agentCalls, 0),
     attempts: result.attempts.length,

@@ -45,7 +45,8 @@ async function resolveTask(spec: JobSpec, store: Store, where: string): Promise<
   return { task: summary, fromFolder: false };
 }
 
-function isRecordingFolder(path: string): boolean {
+/** A folder holding a recording.json (an exported recording), rather than a task key or template. */
+export function isRecordingFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory() && existsSync(join(path, 'recording.json'));
   } catch {

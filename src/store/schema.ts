@@ -8,7 +8,7 @@
  *   (the store does not know the action or fingerprint schemas).
  * - This file imports nothing from the project so drizzle-kit can load it on its own.
  */
-import { blob, customType, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, customType, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
  * JSON in a text column. Not drizzle's `text({ mode: 'json' })`: that one stringifies a null bound
@@ -26,7 +26,10 @@ export const runStatuses = ['running', 'replayed', 'mixed', 'agent', 'diverged',
 export const stepKinds = ['cached', 'relocated', 'agent'] as const;
 export const stepOutcomes = ['ok', 'diverged', 'error'] as const;
 
+export const slotStatuses = ['running', 'succeeded', 'failed', 'skipped', 'missed', 'interrupted'] as const;
+
 export type RunStatus = (typeof runStatuses)[number];
+export type SlotStatus = (typeof slotStatuses)[number];
 export type StepKind = (typeof stepKinds)[number];
 export type StepOutcome = (typeof stepOutcomes)[number];
 
@@ -132,4 +135,52 @@ export const runSteps = sqliteTable(
     checkMs: integer('check_ms').notNull(),
   },
   (t) => [index('run_steps_run_idx').on(t.runId, t.idx)],
+);
+
+/**
+ * A task run unattended on a cron schedule. `job` is what to run (task, start URL, where the
+ * parameters come from, mode, agent, concurrency, retries; secrets only as the names of the
+ * environment variables that hold them); the daemon validates it again before each slot.
+ */
+export const schedules = sqliteTable('schedules', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  /** Five or six cron fields (croner), read in `timezone`. */
+  cron: text('cron').notNull(),
+  /** An IANA time zone, e.g. Europe/Berlin or UTC. */
+  timezone: text('timezone').notNull(),
+  job: json<unknown>('job').notNull(),
+  /** Who hears of a slot that did not end well: { url } to POST its summary to, or { command } to give it on stdin. */
+  onFailure: json<unknown>('on_failure'),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
+ * One cron slot of a schedule and what became of it: run (succeeded, failed, interrupted by a
+ * stop), skipped (the previous slot was still running), or missed (the daemon was down and the
+ * catch-up policy passed it over). Written before a slot's job starts, so a killed daemon leaves
+ * a 'running' row that the next open marks interrupted.
+ */
+export const scheduleSlots = sqliteTable(
+  'schedule_slots',
+  {
+    id: text('id').primaryKey(),
+    scheduleId: text('schedule_id')
+      .notNull()
+      .references(() => schedules.id, { onDelete: 'cascade' }),
+    /** The slot's time by the cron expression, epoch ms. */
+    slotAt: integer('slot_at').notNull(),
+    status: text('status', { enum: slotStatuses }).notNull(),
+    /** Why a slot was skipped, missed or failed, in words. */
+    reason: text('reason'),
+    startedAt: integer('started_at'),
+    endedAt: integer('ended_at'),
+    /** The daemon process that ran it. */
+    pid: integer('pid'),
+    /** The job's summary (rows, statuses, run ids); never a parameter value. */
+    summary: json<unknown>('summary'),
+  },
+  (t) => [uniqueIndex('schedule_slots_schedule_slot_idx').on(t.scheduleId, t.slotAt), index('schedule_slots_status_idx').on(t.status)],
 );

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { RoteError } from '../errors/roteError.js';
 import { openDatabase, type RoteDatabase } from './open.js';
 import { isProcessAlive } from './processAlive.js';
 import type {
@@ -15,7 +14,8 @@ import type {
   TaskSummary,
 } from './rows.js';
 import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
-import { messageOf } from '../errors/messageOf.js';
+import { guardStore } from './guard.js';
+import { ScheduleStore } from './scheduleStore.js';
 
 /**
  * The trajectory cache and run log. Synchronous (better-sqlite3): every call is a short local
@@ -25,6 +25,8 @@ import { messageOf } from '../errors/messageOf.js';
 export class Store {
   private readonly statements: Statements;
   private closed = false;
+  /** Schedules and the record of their slots. */
+  readonly schedules: ScheduleStore;
 
   /** Prefer `Store.open`; this is for callers that already hold a migrated database. */
   constructor(
@@ -33,6 +35,7 @@ export class Store {
     readonly path: string,
   ) {
     this.statements = prepareStatements(db);
+    this.schedules = new ScheduleStore(db, path);
   }
 
   /** Opens (creating and migrating if needed) the store, then closes out runs of dead processes. */
@@ -40,6 +43,7 @@ export class Store {
     const store = new Store(openDatabase(path), path);
     try {
       store.markInterruptedRuns();
+      store.schedules.markInterruptedSlots();
     } catch (error) {
       store.close();
       throw error;
@@ -220,15 +224,7 @@ export class Store {
 
   /** Turns driver and integrity errors into a RoteError naming the store and the operation. */
   private guard<T>(operation: string, fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      if (RoteError.isInstance(error)) throw error;
-      const reason = messageOf(error);
-      throw new RoteError('store', `rote: store at "${this.path}": could not ${operation}: ${reason}`, {
-        cause: error,
-      });
-    }
+    return guardStore(this.path, operation, fn);
   }
 }
 

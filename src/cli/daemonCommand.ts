@@ -1,0 +1,56 @@
+import { launchBrowser } from '../browser/launch.js';
+import { RoteError } from '../errors/roteError.js';
+import { Rote } from '../rote.js';
+import { browserSupply } from '../scheduler/batch.js';
+import { Daemon } from '../scheduler/daemon.js';
+import { DaemonLock } from '../scheduler/daemonLock.js';
+import { CATCH_UP_POLICIES, type CatchUpPolicy } from '../scheduler/scheduleSpec.js';
+
+export type DaemonCommandOptions = { store: string; catchUp?: string };
+
+/**
+ * `rote daemon`: runs the store's schedules until SIGTERM or SIGINT, then stops cleanly (no new
+ * slot starts; runs under way end after their current step and are recorded interrupted) and
+ * exits 0. One daemon per store: a second one refuses to start, naming the process that holds it.
+ */
+export async function daemonCommand(options: DaemonCommandOptions): Promise<number> {
+  const where = 'rote daemon';
+  const log = (line: string) => void process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  let lock: DaemonLock | undefined;
+  let rote: Rote | undefined;
+  try {
+    const catchUp = catchUpPolicy(options.catchUp, where);
+    lock = DaemonLock.acquire(options.store, where);
+    rote = await Rote.open({ store: options.store });
+    const browsers = browserSupply(() => launchBrowser());
+    const daemon = new Daemon({ rote, env: process.env, catchUp, browsers, log });
+    const stop = (signal: NodeJS.Signals) => void daemon.stop(`${signal}`);
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    log(`rote daemon (process ${process.pid}) on ${options.store}: ${rote.store.schedules.list().length} schedule(s), catch-up ${catchUp}`);
+    try {
+      await daemon.run();
+    } finally {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      await browsers.close();
+    }
+    log('stopped: every slot under way is recorded');
+    return 0;
+  } catch (error) {
+    if (RoteError.isInstance(error) && error.code === 'invalid-argument') {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await rote?.close();
+    lock?.release();
+  }
+}
+
+function catchUpPolicy(value: string | undefined, where: string): CatchUpPolicy {
+  if (value === undefined) return 'latest';
+  if ((CATCH_UP_POLICIES as readonly string[]).includes(value)) return value as CatchUpPolicy;
+  throw new RoteError('invalid-argument', `${where}: --catch-up must be one of ${CATCH_UP_POLICIES.join(', ')}, got ${JSON.stringify(value)}`);
+}
