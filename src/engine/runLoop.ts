@@ -171,6 +171,22 @@ export class RunLoop {
     return page.isClosed() || !(page.context().browser()?.isConnected() ?? true);
   }
 
+  /**
+   * After a step could not be shown safe: was it because the page died? A page that does not
+   * answer is given a moment for its browser's exit to be noticed (a killed browser's pipe closes
+   * a little after the page stops answering).
+   */
+  private async pageDied(): Promise<boolean> {
+    if (this.pageGone()) return true;
+    const answers = await this.input.page.evaluate('1').then(
+      () => true,
+      () => false,
+    );
+    if (answers) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    return this.pageGone();
+  }
+
   private async loop(): Promise<RunStatus> {
     const { mode, agent } = this.input;
     if (mode === 'record') this.cursor.handOver(false);
@@ -180,6 +196,8 @@ export class RunLoop {
         const outcome = await this.replayNext();
         if (outcome === 'finished') return this.ledger.finalStatus();
         if (outcome === 'stepped') continue;
+        // A page that died (its browser crashed) is not a page that differs: no agent can act on it.
+        if (await this.pageDied()) throw new RoteError('page-closed', `the page closed or its browser went away before step ${this.ledger.steps.length + 1}`);
         // A miss or a divergence: hand over, or stop.
         if (mode === 'replay-only' || !agent) throw new StopDiverged(outcome === 'miss' ? { step: 0, reason: 'no recorded trajectory for this task yet' } : outcome);
         if (outcome !== 'miss') this.ledger.divergences.push(outcome);

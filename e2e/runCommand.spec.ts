@@ -1,0 +1,92 @@
+import { expect } from '@playwright/test';
+import { DEMO_PATIENTS, INTAKE_TASK } from '../src/demo/patients.js';
+import type { JobSummary } from '../src/scheduler/jobSummary.js';
+import { childPids, cli, startCli } from './support/cliProcess.js';
+import { patients, patientsCsv, readStore, serverProblems, test } from './support/unattended.js';
+
+/**
+ * `rote run` driven as a user drives it, a child process: parameters, exit codes, a CSV batch
+ * checked on the server, bad input refused before anything runs, a retry after a browser crash.
+ */
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
+
+test('rote run with parameters: 0 when replayed, 1 when it diverges, 2 for a usage error', async ({ app, recorded }) => {
+  const patient = DEMO_PATIENTS[1]!;
+  const params = Object.entries(patient).flatMap(([name, value]) => ['--param', `${name}=${String(value)}`]);
+  const ok = await cli(['run', INTAKE_TASK, '--url', app.url, ...params, '--store', recorded.store]);
+  expect(ok.code, ok.stderr).toBe(0);
+  expect(ok.stdout).toContain('1 row: 1 replayed, 0 handed over, 0 failed; 0 agent calls');
+  expect(serverProblems(app, [patient])).toEqual([]);
+
+  // A session popup covers the form: with no agent the run ends diverged, and the JSON says where.
+  app.setPerturbations({ sessionPopup: true });
+  const diverged = await cli(['run', recorded.taskKey.slice(0, 10), '--url', app.url, ...params, '--json', '--store', recorded.store]);
+  expect(diverged.code).toBe(1);
+  const summary = JSON.parse(lastLine(diverged.stdout)) as JobSummary;
+  expect(summary).toMatchObject({ rows: 1, succeeded: 0, failed: 1 });
+  expect(summary.results[0]).toMatchObject({ status: 'diverged', divergence: { step: 1 } });
+  expect(diverged.stdout.trim().split('\n')).toHaveLength(1);
+
+  const usage = await cli(['run', INTAKE_TASK, '--url', app.url, '--concurrency', '0', '--store', recorded.store]);
+  expect(usage.code).toBe(2);
+  expect(usage.stderr).toContain("option '--concurrency <n>' argument '0' is invalid");
+});
+
+test('a CSV batch of 12 rows, 3 at once: every row submitted with its values, the summary parsed from --json', async ({ app, recorded, file }) => {
+  const rows = patients(12);
+  const csv = file('patients.csv', patientsCsv(rows));
+  const result = await cli(['run', INTAKE_TASK, '--url', app.url, '--rows', csv, '--concurrency', '3', '--json', '--store', recorded.store]);
+  expect(result.code, result.stderr).toBe(0);
+  const summary = JSON.parse(lastLine(result.stdout)) as JobSummary;
+  expect(summary).toMatchObject({ rows: 12, succeeded: 12, replayed: 12, failed: 0, agentCalls: 0 });
+  expect(summary.results.map((row) => row.row)).toEqual(rows.map((_, i) => i + 1));
+  expect(serverProblems(app, rows)).toEqual([]);
+  expect(app.submissions).toHaveLength(12);
+  // Every run is in the store's run log.
+  const runIds = new Set(summary.results.map((row) => row.runId));
+  expect(readStore(recorded.store, (store) => store.listRuns(100).filter((run) => runIds.has(run.id) && run.status === 'replayed'))).toHaveLength(12);
+});
+
+test('bad input is one error naming the problem, exit 2, and nothing runs', async ({ app, recorded, file }) => {
+  const rows = patients(8);
+  const good = patientsCsv(rows).split('\n');
+  const cases: { name: string; args: string[]; env?: NodeJS.ProcessEnv; message: RegExp }[] = [
+    { name: 'an unknown task', args: ['run', 'Register nobody', '--url', app.url], message: /no task matches "Register nobody"; expected a task key, a unique key prefix or the exact template/ },
+    { name: 'a missing column', args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('missing.csv', good.map((line) => line.split(',').slice(0, -1).join(',')).join('\n'))], message: /missing column "notes": the recorded task types or chooses \{\{notes\}\}/ },
+    { name: 'an unknown column', args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('unknown.csv', good.map((line, i) => (line ? `${line},${i === 0 ? 'shoeSize' : '42'}` : line)).join('\n'))], message: /unknown column "shoeSize"/ },
+    {
+      // The recording declared reminders a boolean; the task keeps that type for every later run.
+      name: 'a value of the wrong type in row 7',
+      args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('row7.csv', good.map((line, i) => (i === 7 ? line.replace(/,(true|false),/, ',maybe,') : line)).join('\n'))],
+      message: /row 7 \(line 8\).*params\.reminders must be a boolean.*got "maybe"/,
+    },
+    { name: 'a secret whose variable is unset', args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('ok.csv', good.join('\n')), '--secret', 'notes=env:ROTE_TEST_UNSET_SECRET'], message: /secret "notes": the environment variable ROTE_TEST_UNSET_SECRET is not set/ },
+  ];
+  const runsBefore = readStore(recorded.store, (store) => store.listRuns(1000).length);
+  for (const { name, args, message } of cases) {
+    const result = await cli([...args, '--store', recorded.store], { env: { ROTE_TEST_UNSET_SECRET: '' } });
+    expect(result.code, `${name}: ${result.stderr}`).toBe(2);
+    expect(result.stderr, name).toMatch(message);
+    expect(result.stdout, name).toBe('');
+  }
+  expect(app.submissions).toHaveLength(0);
+  expect(readStore(recorded.store, (store) => store.listRuns(1000).length)).toBe(runsBefore);
+});
+
+test('a browser that crashes mid-batch is launched again and its rows retried: every row submitted', async ({ app, recorded, file }) => {
+  const rows = patients(5);
+  const csv = file('crash.csv', patientsCsv(rows));
+  const run = startCli(['run', INTAKE_TASK, '--url', app.url, '--rows', csv, '--concurrency', '1', '--retry', '3', '--backoff', '200', '--json', '--store', recorded.store]);
+  // Once the first row is in, the browser is killed while the second one runs.
+  await expect.poll(() => app.submissions.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  const browsers = (await childPids(run.child.pid!)).filter((child) => /chrom/i.test(child.command));
+  expect(browsers.length).toBeGreaterThan(0);
+  for (const browser of browsers) process.kill(browser.pid, 'SIGKILL');
+  expect(await run.exited(), run.output).toBe(0);
+  const summary = JSON.parse(lastLine(run.stdout)) as JobSummary;
+  expect(summary).toMatchObject({ rows: 5, succeeded: 5, failed: 0 });
+  expect(summary.attempts).toBeGreaterThan(5);
+  expect(summary.results.some((row) => row.attempts > 1)).toBe(true);
+  expect(serverProblems(app, rows)).toEqual([]);
+});
