@@ -44,5 +44,13 @@ export function printReport(results: BenchResults, say: (line: string) => void):
       ],
     ),
   );
+  say('');
+  say(
+    formatTable(
+      ['batch (demo app, replayed)', 'rows', 'replayed', 'right on server', 'rows/min', 'peak memory, MiB'],
+      results.batch.levels.map((level) => [`concurrency ${level.concurrency}`, level.rows, level.replayed, level.rightOnServer, level.rowsPerMinute, level.peakTreeMiB]),
+    ),
+  );
+  say(`memory per extra context: about ${results.batch.perExtraContextMiB} MiB (process tree idle: ${results.batch.idleTreeMiB} MiB)`);
   say(`measured ${results.measuredAt} on ${results.machine.cpus} x ${results.machine.cpuModel}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}, ${results.machine.platform}: ${results.command}`);
 }

@@ -19,6 +19,11 @@ import { measureLookup, type LookupFigures } from './lookup.js';
 import { quickPlan } from './quickPlan.js';
 import { summarize, type Summary } from './summary.js';
 import { printReport } from './report.js';
+import { measureBatch, type BatchFigures } from './batch.js';
+
+/** The batch figure: 50 rows at 1, 2 and 4 contexts at once (the issue's figure). */
+const BATCH_ROWS = 50;
+const BATCH_LEVELS = [1, 2, 4] as const;
 
 export type BenchOptions = { quick: boolean };
 
@@ -33,6 +38,8 @@ export type BenchResults = {
   pairs: TimingPair[];
   lookup: LookupFigures;
   bytesPerStep: { steps: number; storeBytes: number; perStep: number };
+  /** Rows per minute of a batch on the demo app at 1, 2 and 4 contexts at once, and its memory. */
+  batch: BatchFigures;
   summary: Summary;
 };
 
@@ -125,7 +132,13 @@ async function perturbations(browser: Browser, state: AppState, options: BenchOp
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   for (const arg of argv) {
-    if (arg !== '--quick' && arg !== '--json') throw new Error(`bench: unknown option ${JSON.stringify(arg)} (expected --quick, --json)`);
+    if (arg !== '--quick' && arg !== '--json' && arg !== '--batch-only') throw new Error(`bench: unknown option ${JSON.stringify(arg)} (expected --quick, --json, --batch-only)`);
+  }
+  if (argv.includes('--batch-only')) {
+    // For working on the batch figure alone: printed, nothing written.
+    const batch = await measureBatch(argv.includes('--quick') ? 10 : BATCH_ROWS, BATCH_LEVELS, (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(`${JSON.stringify(batch)}\n`);
+    return;
   }
   const options: BenchOptions = { quick: argv.includes('--quick') };
   const json = argv.includes('--json');
@@ -162,6 +175,8 @@ async function main(): Promise<void> {
     }
     await browser.close();
   }
+  // The batch alone on the machine, after the matrix: its rows per minute are what N contexts buy.
+  const batch = await measureBatch(options.quick ? 10 : BATCH_ROWS, BATCH_LEVELS, log);
   log('cache lookup: filling a store with 100,000 trajectories');
   const lookup = measureLookup(100_000, options.quick ? 3 : 8, 10_000);
   log(`all done in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -176,6 +191,7 @@ async function main(): Promise<void> {
     pairs,
     lookup,
     bytesPerStep: { steps: storedSteps, storeBytes, perStep: storedSteps > 0 ? Math.round(storeBytes / storedSteps) : 0 },
+    batch,
     summary: summarize(cells, pairs, lookup, storedSteps > 0 ? storeBytes / storedSteps : 0),
   };
   // npm runs scripts from the package root.
