@@ -3,6 +3,7 @@ CREATE TABLE `schedule_slots` (
 	`schedule_id` text NOT NULL,
 	`slot_at` integer NOT NULL,
 	`status` text NOT NULL,
+	`trigger` text DEFAULT 'cron' NOT NULL,
 	`reason` text,
 	`started_at` integer,
 	`ended_at` integer,

@@ -1,10 +1,10 @@
-import { launchBrowser } from '../browser/launch.js';
 import { RoteError } from '../errors/roteError.js';
 import { Rote } from '../rote.js';
-import { browserSupply } from '../scheduler/batch.js';
+import { unattendedBrowsers } from '../scheduler/browserSupply.js';
 import { Daemon } from '../scheduler/daemon.js';
 import { DaemonLock } from '../scheduler/daemonLock.js';
 import { CATCH_UP_POLICIES, type CatchUpPolicy } from '../scheduler/scheduleSpec.js';
+import { exitOnUsage } from './usage.js';
 
 export type DaemonCommandOptions = { store: string; catchUp?: string };
 
@@ -16,37 +16,38 @@ export type DaemonCommandOptions = { store: string; catchUp?: string };
 export async function daemonCommand(options: DaemonCommandOptions): Promise<number> {
   const where = 'rote daemon';
   const log = (line: string) => void process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-  let lock: DaemonLock | undefined;
-  let rote: Rote | undefined;
-  try {
+  return exitOnUsage((text) => void process.stderr.write(text), async () => {
     const catchUp = catchUpPolicy(options.catchUp, where);
-    lock = DaemonLock.acquire(options.store, where);
-    rote = await Rote.open({ store: options.store });
-    const browsers = browserSupply(() => launchBrowser());
-    const daemon = new Daemon({ rote, env: process.env, catchUp, browsers, log });
-    const stop = (signal: NodeJS.Signals) => void daemon.stop(`${signal}`);
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    log(`rote daemon (process ${process.pid}) on ${options.store}: ${rote.store.schedules.list().length} schedule(s), catch-up ${catchUp}`);
+    const lock = DaemonLock.acquire(options.store, where);
     try {
-      await daemon.run();
+      const rote = await Rote.open({ store: options.store });
+      try {
+        return await runUntilSignalled(rote, catchUp, options.store, log);
+      } finally {
+        await rote.close();
+      }
     } finally {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      await browsers.close();
+      lock.release();
     }
-    log('stopped: every slot under way is recorded');
-    return 0;
-  } catch (error) {
-    if (RoteError.isInstance(error) && error.code === 'invalid-argument') {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
+  });
+}
+
+async function runUntilSignalled(rote: Rote, catchUp: CatchUpPolicy, store: string, log: (line: string) => void): Promise<number> {
+  const browsers = unattendedBrowsers();
+  const daemon = new Daemon({ rote, env: process.env, catchUp, browsers, log });
+  const stop = (signal: NodeJS.Signals) => void daemon.stop(`${signal}`);
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  log(`rote daemon (process ${process.pid}) on ${store}: ${rote.store.schedules.list().length} schedule(s), catch-up ${catchUp}`);
+  try {
+    await daemon.run();
   } finally {
-    await rote?.close();
-    lock?.release();
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+    await browsers.close();
   }
+  log('stopped: every slot under way is recorded');
+  return 0;
 }
 
 function catchUpPolicy(value: string | undefined, where: string): CatchUpPolicy {

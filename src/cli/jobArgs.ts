@@ -35,6 +35,8 @@ export function specFrom(task: string, options: JobArgs, where: string, headed =
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     headed,
   });
+  if (options.backoff !== undefined && options.retry === undefined) throw new RoteError('invalid-argument', `${where}: --backoff sets the wait between attempts; give --retry N (N > 1) too`);
+  if (options.model !== undefined && options.agent !== 'openai') throw new RoteError('invalid-argument', `${where}: --model names the model of --agent openai; give --agent openai too`);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const option = OPTION_NAMES[String(issue.path[0])] ?? String(issue.path[0]);

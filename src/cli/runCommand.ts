@@ -1,19 +1,19 @@
-import { writeFileSync } from 'node:fs';
-import { extname } from 'node:path';
-import { launchBrowser } from '../browser/launch.js';
 import { RoteError } from '../errors/roteError.js';
 import { Rote } from '../rote.js';
-import { browserSupply, mayPass, succeeded, type RowOutcome } from '../scheduler/batch.js';
+import { mayPass, succeeded, type RowOutcome } from '../scheduler/batch.js';
+import { unattendedBrowsers } from '../scheduler/browserSupply.js';
 import type { JobSpec } from '../scheduler/jobSpec.js';
 import { specFrom, type JobArgs } from './jobArgs.js';
-import { firstProblem, summarizeJob, type JobSummary } from '../scheduler/jobSummary.js';
+import { describeTotals, firstProblem, summarizeJob, type JobSummary } from '../scheduler/jobSummary.js';
 import { prepareJob, type PreparedJob } from '../scheduler/prepareJob.js';
 import { runJob } from '../scheduler/runJob.js';
+import { ROWS_FORMATS, rowsFormatOf, writeRowsFile } from '../scheduler/rowsFile.js';
 import { batchProgress } from './batchProgress.js';
 import { formatTable } from './table.js';
+import { exitOnUsage, USAGE_EXIT } from './usage.js';
 
 /** Exit codes of `rote run` (and the README's table of them). */
-export const EXIT = { ok: 0, runsFailed: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, runsFailed: 1, usage: USAGE_EXIT } as const;
 
 export type RunCommandOptions = JobArgs & {
   retryFailed?: string;
@@ -32,22 +32,18 @@ export type RunIo = { env: NodeJS.ProcessEnv; out: (text: string) => void; err: 
  */
 export async function runCommand(taskReference: string, options: RunCommandOptions, io: RunIo = processRunIo()): Promise<number> {
   const where = `rote run ${JSON.stringify(taskReference)}`;
-  let rote: Rote | undefined;
-  try {
+  return exitOnUsage(io.err, async () => {
     const spec = specFrom(taskReference, options, where, options.headed ?? false);
     if (options.retryFailed !== undefined && spec.rowsFile === undefined) throw new RoteError('invalid-argument', `${where}: --retry-failed writes the rows to run again; it needs --rows`);
-    rote = await Rote.open({ store: options.store });
-    const job = await prepareJob(spec, rote.store, io.env, where);
-    return await execute(job, rote, options, io);
-  } catch (error) {
-    if (RoteError.isInstance(error) && error.code === 'invalid-argument') {
-      io.err(`${error.message}\n`);
-      return EXIT.usage;
+    if (options.retryFailed !== undefined && !rowsFormatOf(options.retryFailed)) throw new RoteError('invalid-argument', `${where}: --retry-failed "${options.retryFailed}" must end in ${ROWS_FORMATS.join(', ')} (the rows are written in that format, to run again with --rows)`);
+    const rote = await Rote.open({ store: options.store });
+    try {
+      const job = await prepareJob(spec, rote.store, io.env, where);
+      return await execute(job, rote, options, io);
+    } finally {
+      await rote.close();
     }
-    throw error;
-  } finally {
-    await rote?.close();
-  }
+  });
 }
 
 async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions, io: RunIo): Promise<number> {
@@ -59,7 +55,7 @@ async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions,
   say(`${job.rows.length === 1 ? 'Running' : `Running ${job.rows.length} rows of`} "${job.task.taskTemplate}" (task ${job.task.id.slice(0, 12)}) on ${job.url}`);
   say(`Agent: ${job.agent.description}. Mode ${spec.mode}${job.rows.length > 1 ? `, ${spec.concurrency} at once` : ''}.`);
   const progress = batchProgress(job.rows.length, { json, ...(io.stderr ? { stream: io.stderr } : {}) });
-  const browsers = browserSupply(() => launchBrowser({ headless: !spec.headed }));
+  const browsers = unattendedBrowsers({ headless: !spec.headed });
   const stopping = new AbortController();
   const unsubscribe = io.onStop?.(() => stopping.abort('stopped by the user (Ctrl+C)')) ?? (() => undefined);
   let summary: JobSummary;
@@ -93,39 +89,20 @@ function printSummary(summary: JobSummary, say: (line: string) => void, retryFil
     say(`row ${row.row} ${row.status}${row.divergence ? ` at step ${row.divergence.step}: ${row.divergence.reason}` : row.error ? `: ${row.error}` : ''}${row.runId ? ` (run ${row.runId})` : ''}`);
   }
   say('');
-  const notStarted = summary.interrupted + summary.notStarted > 0 ? `, ${summary.interrupted} interrupted, ${summary.notStarted} not started (stopped)` : '';
-  say(`${summary.rows} row${summary.rows === 1 ? '' : 's'}: ${summary.replayed} replayed, ${summary.handedOver} handed over, ${summary.failed} failed${notStarted}; ${summary.agentCalls} agent call${summary.agentCalls === 1 ? '' : 's'}; ${(summary.durationMs / 1000).toFixed(1)} s.`);
+  say(`${describeTotals(summary)}.`);
   const problem = firstProblem(summary);
   if (problem && retryFile) say(`The rows to run again are in ${retryFile} (rote run ... --rows ${retryFile}).`);
 }
 
 /**
  * The rows that did not end well (or never started), in the rows file's own format (by the
- * extension of `path`), so `--rows path` runs just them again. Only plain values: a secret comes
- * from its environment variable again.
+ * extension of `path`, checked before the batch ran), so `--rows path` runs just them again. Only
+ * the rows' own columns: shared values are given again on the command line, a secret comes from
+ * its environment variable again.
  */
 function writeRetryFile(path: string, job: PreparedJob, summary: JobSummary): void {
   const done = new Set(summary.results.filter(succeeded).map((row) => row.row));
-  const again = job.rows.filter((row) => !done.has(row.index));
-  const records = again.map((row) => ({ ...row.values }));
-  const columns = [...new Set(records.flatMap((record) => Object.keys(record)))];
-  const format = extname(path).toLowerCase();
-  let text: string;
-  switch (format) {
-    case '.json':
-      text = `${JSON.stringify(records, null, 2)}\n`;
-      break;
-    case '.jsonl':
-      text = records.map((record) => JSON.stringify(record)).join('\n') + (records.length > 0 ? '\n' : '');
-      break;
-    default:
-      text = [columns.map(csvCell).join(','), ...records.map((record) => columns.map((column) => csvCell(record[column] ?? '')).join(','))].join('\n') + '\n';
-  }
-  writeFileSync(path, text);
-}
-
-function csvCell(text: string): string {
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  writeRowsFile(path, rowsFormatOf(path) ?? '.csv', job.rows.filter((row) => !done.has(row.index)).map((row) => row.values));
 }
 
 function processRunIo(): RunIo {

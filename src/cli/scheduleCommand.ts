@@ -1,9 +1,9 @@
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { launchBrowser } from '../browser/launch.js';
 import { RoteError } from '../errors/roteError.js';
 import { Rote } from '../rote.js';
-import { browserSupply } from '../scheduler/batch.js';
+import { unattendedBrowsers } from '../scheduler/browserSupply.js';
 import { checkCron, nextSlot } from '../scheduler/cronSlots.js';
 import type { JobSpec } from '../scheduler/jobSpec.js';
 import { parseOnFailure } from '../scheduler/notify.js';
@@ -14,6 +14,7 @@ import type { ScheduleRow } from '../store/scheduleStore.js';
 import { specFrom, type JobArgs } from './jobArgs.js';
 import { openExistingStore } from './storeArgument.js';
 import { formatTable } from './table.js';
+import { exitOnUsage } from './usage.js';
 
 export type ScheduleIo = { env: NodeJS.ProcessEnv; out: (text: string) => void; err: (text: string) => void };
 
@@ -29,12 +30,13 @@ export type ScheduleAddOptions = JobArgs & { cron: string; tz?: string; onFailur
  */
 export async function scheduleAdd(name: string, task: string, options: ScheduleAddOptions, io: ScheduleIo = processIo()): Promise<number> {
   const where = `rote schedule add ${JSON.stringify(name)}`;
-  return usage(io, async () => {
+  return exitOnUsage(io.err, async () => {
     if (!SCHEDULE_NAME.test(name)) throw new RoteError('invalid-argument', `${where}: the name must be 1 to 64 letters, digits, ., _ or -, starting with a letter or digit`);
     const timezone = options.tz ?? 'UTC';
     checkCron(options.cron, timezone, where);
     const spec = absolutePaths(specFrom(task, options, where));
     const onFailure = options.onFailure === undefined ? null : parseOnFailure(options.onFailure);
+    if (onFailure && 'problem' in onFailure) throw new RoteError('invalid-argument', `${where}: ${onFailure.problem}`);
     const rote = await Rote.open({ store: options.store });
     try {
       if (rote.store.schedules.byName(name)) throw new RoteError('invalid-argument', `${where}: a schedule of that name exists (rote schedule show ${name}); remove it first or pick another name`);
@@ -55,7 +57,7 @@ export async function scheduleAdd(name: string, task: string, options: ScheduleA
 }
 
 export function scheduleList(options: { store: string; json?: boolean }, io: ScheduleIo = processIo()): Promise<number> {
-  return usage(io, async () => {
+  return exitOnUsage(io.err, async () => {
     const store = openExistingStore(options.store, 'schedule ls');
     try {
       const rows = store.schedules.list().map((row) => {
@@ -73,7 +75,7 @@ export function scheduleList(options: { store: string; json?: boolean }, io: Sch
 }
 
 export function scheduleShow(name: string, options: { store: string; json?: boolean; limit?: number }, io: ScheduleIo = processIo()): Promise<number> {
-  return usage(io, async () => {
+  return exitOnUsage(io.err, async () => {
     const store = openExistingStore(options.store, 'schedule show');
     try {
       const row = existing(store.schedules.byName(name), name, 'show');
@@ -96,7 +98,7 @@ export function scheduleShow(name: string, options: { store: string; json?: bool
 }
 
 export function scheduleRemove(name: string, options: { store: string }, io: ScheduleIo = processIo()): Promise<number> {
-  return usage(io, async () => {
+  return exitOnUsage(io.err, async () => {
     const store = openExistingStore(options.store, 'schedule rm');
     try {
       if (!store.schedules.remove(name)) existing(undefined, name, 'rm');
@@ -110,7 +112,7 @@ export function scheduleRemove(name: string, options: { store: string }, io: Sch
 
 export function schedulePause(name: string, enabled: boolean, options: { store: string }, io: ScheduleIo = processIo()): Promise<number> {
   const verb = enabled ? 'resume' : 'pause';
-  return usage(io, async () => {
+  return exitOnUsage(io.err, async () => {
     const store = openExistingStore(options.store, `schedule ${verb}`);
     try {
       if (!store.schedules.setEnabled(name, enabled)) existing(undefined, name, verb);
@@ -124,15 +126,17 @@ export function schedulePause(name: string, enabled: boolean, options: { store: 
 
 /** `rote schedule run-now <name>`: one slot now, in this process, recorded like the daemon's. */
 export function scheduleRunNow(name: string, options: { store: string; json?: boolean }, io: ScheduleIo = processIo()): Promise<number> {
-  return usage(io, async () => {
+  return exitOnUsage(io.err, async () => {
     openExistingStore(options.store, 'schedule run-now').close();
     const rote = await Rote.open({ store: options.store });
-    const browsers = browserSupply(() => launchBrowser());
+    const browsers = unattendedBrowsers();
     try {
       const row = existing(rote.store.schedules.byName(name), name, 'run-now');
       const read = readSchedule(row);
       if ('problem' in read) throw new RoteError('invalid-argument', `rote schedule run-now: ${read.problem}`);
-      const ended = await runSlot({ rote, env: io.env, browsers, log: (line) => (options.json ? undefined : io.out(`${line}\n`)) }, read.schedule, row, Date.now());
+      // One slot of a schedule at a time, whoever runs it: the daemon's slot under way is not doubled.
+      if (rote.store.schedules.isRunning(row.id)) throw new RoteError('invalid-argument', `rote schedule run-now: a slot of "${name}" is running now (rote schedule show ${name}); run it again when that one has ended`);
+      const ended = await runSlot({ rote, env: io.env, browsers, log: (line) => (options.json ? undefined : io.out(`${line}\n`)) }, read.schedule, row, Date.now(), 'manual');
       if (!ended) throw new RoteError('internal', `rote schedule run-now: the slot was taken by another process`);
       if (options.json) io.out(`${JSON.stringify(ended)}\n`);
       return ended.status === 'succeeded' ? 0 : 1;
@@ -141,19 +145,6 @@ export function scheduleRunNow(name: string, options: { store: string; json?: bo
       await rote.close();
     }
   });
-}
-
-/** A usage problem (RoteError 'invalid-argument') is printed and exits 2, before anything ran. */
-async function usage(io: ScheduleIo, work: () => Promise<number>): Promise<number> {
-  try {
-    return await work();
-  } catch (error) {
-    if (RoteError.isInstance(error) && error.code === 'invalid-argument') {
-      io.err(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
 }
 
 function existing(row: ScheduleRow | undefined, name: string, verb: string): ScheduleRow {
@@ -176,17 +167,23 @@ function describeNext(cron: string, timezone: string): string {
   return next === undefined ? 'never' : new Date(next).toISOString();
 }
 
+/** The task a stored schedule runs, as shown: read through the schedule's own schema, '?' when it does not read. */
 function taskOf(row: ScheduleRow): string {
-  const task = (row.job as { task?: unknown } | null)?.task;
-  return typeof task === 'string' ? (task.length > 40 ? `${task.slice(0, 39)}…` : task) : '?';
+  const read = readSchedule(row);
+  if ('problem' in read) return '? (not valid)';
+  const task = read.schedule.job.task;
+  return task.length > 40 ? `${task.slice(0, 39)}…` : task;
 }
 
+/** What `show` reads of a slot's stored summary; a summary that does not read shows nothing. */
+const storedTotals = z.object({ rows: z.number(), succeeded: z.number(), agentCalls: z.number() });
+
 function rowsOf(summary: unknown): string {
-  const value = summary as { rows?: number; succeeded?: number } | null;
-  return value && typeof value.rows === 'number' ? `${value.succeeded ?? 0}/${value.rows}` : '';
+  const totals = storedTotals.safeParse(summary);
+  return totals.success ? `${totals.data.succeeded}/${totals.data.rows}` : '';
 }
 
 function agentCallsOf(summary: unknown): number | string {
-  const value = summary as { agentCalls?: number } | null;
-  return value && typeof value.agentCalls === 'number' ? value.agentCalls : '';
+  const totals = storedTotals.safeParse(summary);
+  return totals.success ? totals.data.agentCalls : '';
 }

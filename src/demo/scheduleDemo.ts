@@ -1,10 +1,10 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { launchBrowser } from '../browser/launch.js';
 import { Rote } from '../rote.js';
-import { browserSupply } from '../scheduler/batch.js';
+import { unattendedBrowsers } from '../scheduler/browserSupply.js';
 import { Daemon, type SlotEnded } from '../scheduler/daemon.js';
 import type { JobSpec } from '../scheduler/jobSpec.js';
+import { writeRowsFile } from '../scheduler/rowsFile.js';
 import { startIntakeApp } from './app/server.js';
 import { demoAgent } from './demoAgent.js';
 import { DEMO_PATIENTS, INTAKE_TASK, SCHEDULE_PATIENTS, submissionProblems, type PatientParams } from './patients.js';
@@ -37,10 +37,10 @@ export async function runScheduleDemo(options: ScheduleDemoOptions = {}): Promis
   mkdirSync(dirname(storePath), { recursive: true });
   for (const suffix of ['', '-wal', '-shm', '.daemon.lock']) rmSync(`${storePath}${suffix}`, { force: true });
   const rowsFile = join(dirname(storePath), 'demo-patients.csv');
-  writeFileSync(rowsFile, csvOf(SCHEDULE_PATIENTS));
+  writeRowsFile(rowsFile, '.csv', rowsOf(SCHEDULE_PATIENTS));
   const app = await startIntakeApp();
   const rote = await Rote.open({ store: storePath });
-  const browsers = browserSupply(() => launchBrowser());
+  const browsers = unattendedBrowsers();
   try {
     const browser = await browsers.get();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -78,8 +78,6 @@ export async function runScheduleDemo(options: ScheduleDemoOptions = {}): Promis
   }
 }
 
-function csvOf(patients: readonly PatientParams[]): string {
-  const columns = Object.keys(patients[0]!) as (keyof PatientParams)[];
-  const cell = (value: unknown) => (/[",\n]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value));
-  return `${[columns.join(','), ...patients.map((patient) => columns.map((column) => cell(patient[column])).join(','))].join('\n')}\n`;
+function rowsOf(patients: readonly PatientParams[]): Record<string, string>[] {
+  return patients.map((patient) => Object.fromEntries(Object.entries(patient).map(([name, value]) => [name, String(value)])));
 }

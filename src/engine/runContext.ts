@@ -69,9 +69,12 @@ export class RunContext implements Deadline {
    * abort either way. Work that knows the deadline (a model request) gets a moment past it to fail
    * with its own, more precise message.
    */
-  async bounded<T>(work: Promise<T>, what: string): Promise<T> {
+  async bounded<T>(work: Promise<T>, what: string, options: { stoppable?: boolean } = {}): Promise<T> {
+    // Waiting on an agent is no step in progress: a clean stop does not wait for its answer.
+    const signals = [this.signal, options.stoppable ? this.stop : undefined].filter((signal): signal is AbortSignal => signal !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     try {
-      return await withinDeadline({ at: this.deadline + BOUNDED_GRACE_MS, signal: this.signal }, work, `${this.apiName}: ${what}`);
+      return await withinDeadline({ at: this.deadline + BOUNDED_GRACE_MS, signal }, work, `${this.apiName}: ${what}`);
     } catch (error) {
       if (RoteError.isInstance(error) && error.code === 'timeout' && Date.now() >= this.deadline) throw this.timeoutError(`while ${what}`);
       throw error;

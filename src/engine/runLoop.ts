@@ -9,6 +9,7 @@ import { watchChanges } from '../checks/pageChanges.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { messageOf } from '../errors/messageOf.js';
 import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
+import { pageDied, pageGone } from './pageAlive.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { ParamSchema } from '../params/paramType.js';
 import { redactSecrets } from '../params/secret.js';
@@ -129,13 +130,13 @@ export class RunLoop {
         status = 'diverged';
         error = this.describeDivergence(thrown.divergence);
         this.ledger.divergences.push(thrown.divergence);
-      } else if (RoteError.isInstance(thrown) && thrown.code === 'aborted') {
-        // Stopped by its caller: nothing of it is learned, and the record says so.
+      } else if (RoteError.isInstance(thrown) && thrown.code === 'aborted' && (context.signal?.aborted || context.stop?.aborted)) {
+        // Stopped by its caller (an agent that aborts, a person's Ctrl+C, is a failure): nothing of it is learned, and the record says so.
         status = 'interrupted';
         error = thrown.message;
       } else {
         status = 'failed';
-        errorCode = RoteError.isInstance(thrown) ? thrown.code : this.pageGone() ? 'page-closed' : 'internal';
+        errorCode = RoteError.isInstance(thrown) ? thrown.code : pageGone(this.input.page) ? 'page-closed' : 'internal';
         const message = messageOf(thrown);
         error = message.startsWith(`${context.apiName}:`) ? message : `${context.apiName}: ${message}`;
       }
@@ -165,28 +166,6 @@ export class RunLoop {
     return result;
   }
 
-  /** The page closed, or its browser went away (a crash): a failure that may pass on a new browser. */
-  private pageGone(): boolean {
-    const { page } = this.input;
-    return page.isClosed() || !(page.context().browser()?.isConnected() ?? true);
-  }
-
-  /**
-   * After a step could not be shown safe: was it because the page died? A page that does not
-   * answer is given a moment for its browser's exit to be noticed (a killed browser's pipe closes
-   * a little after the page stops answering).
-   */
-  private async pageDied(): Promise<boolean> {
-    if (this.pageGone()) return true;
-    const answers = await this.input.page.evaluate('1').then(
-      () => true,
-      () => false,
-    );
-    if (answers) return false;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    return this.pageGone();
-  }
-
   private async loop(): Promise<RunStatus> {
     const { mode, agent } = this.input;
     if (mode === 'record') this.cursor.handOver(false);
@@ -197,7 +176,7 @@ export class RunLoop {
         if (outcome === 'finished') return this.ledger.finalStatus();
         if (outcome === 'stepped') continue;
         // A page that died (its browser crashed) is not a page that differs: no agent can act on it.
-        if (await this.pageDied()) throw new RoteError('page-closed', `the page closed or its browser went away before step ${this.ledger.steps.length + 1}`);
+        if (await pageDied(this.input.page)) throw new RoteError('page-closed', `the page closed or its browser went away before step ${this.ledger.steps.length + 1}`);
         // A miss or a divergence: hand over, or stop.
         if (mode === 'replay-only' || !agent) throw new StopDiverged(outcome === 'miss' ? { step: 0, reason: 'no recorded trajectory for this task yet' } : outcome);
         if (outcome !== 'miss') this.ledger.divergences.push(outcome);
@@ -405,7 +384,7 @@ export class RunLoop {
     this.ledger.agentCalls++;
     this.asking = true;
     try {
-      const answer = await this.input.context.bounded(agent.next(observation), 'waiting for the agent');
+      const answer = await this.input.context.bounded(agent.next(observation), 'waiting for the agent', { stoppable: true });
       this.ledger.addUsage(answer.usage);
       return answer;
     } catch (error) {

@@ -1,3 +1,4 @@
+import { problemList } from '../errors/problemList.js';
 import { z } from 'zod';
 import { RoteError } from '../errors/roteError.js';
 import { PARAM_KINDS, ParamType, type ParamSchema, type ParamSpec } from './paramType.js';
@@ -76,6 +77,5 @@ export function mergeSchemas(stored: ParamSchema, declared: ParamSchema): ParamS
 }
 
 export function listProblems(where: string, what: string, problems: readonly string[]): string {
-  if (problems.length === 1) return `${where}: ${problems[0]}`;
-  return `${where}: ${problems.length} problems with ${what}:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`;
+  return problemList(where, problems, what);
 }

@@ -57,7 +57,7 @@ async function readCrop(folder: string, path: string, hash: string, crops: Map<s
   try {
     bytes = await readFile(join(folder, path));
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? `${path} is missing from the folder` : `cannot read ${path}: ${(error as Error).message}`;
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? `${path} is missing from the folder` : `cannot read ${path}: ${messageOf(error)}`;
   }
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== hash) return `${path} does not hold the image its name promises (its bytes hash to ${actual})`;
@@ -76,7 +76,7 @@ async function readText(path: string, folder: string, where: string): Promise<st
         ? `no ${RECORDING_FILE} in "${folder}" (expected a folder written by exportRecording or \`rote export\`)`
         : code === 'ENOTDIR'
           ? `"${folder}" is not a folder (expected a recording folder holding ${RECORDING_FILE})`
-          : `cannot read ${path}: ${(error as Error).message}`;
+          : `cannot read ${path}: ${messageOf(error)}`;
     throw new RoteError('invalid-argument', `${where}: ${message}`, { cause: error });
   }
 }

@@ -1,3 +1,4 @@
+import { messageOf } from '../errors/messageOf.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ async function checkTarget(folder: string, where: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
-    const reason = code === 'ENOTDIR' ? 'it is a file' : (error as Error).message;
+    const reason = code === 'ENOTDIR' ? 'it is a file' : messageOf(error);
     throw new RoteError('invalid-argument', `${where}: cannot export to "${folder}": ${reason}; expected a new or empty folder, or a recording folder to update`, { cause: error });
   }
   if (entries.length > 0 && !entries.includes(RECORDING_FILE)) {

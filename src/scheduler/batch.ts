@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright';
+import type { BrowserSupply } from './browserSupply.js';
 import type { Agent } from '../agent/agent.js';
 import type { RunMode, RunResult } from '../engine/runResult.js';
 import type { RoteErrorCode } from '../errors/roteError.js';
@@ -26,26 +26,6 @@ export type RowOutcome = {
   /** Where a cached step could not be shown safe first: its step (from 1) and the reason. */
   divergence?: { step: number; reason: string };
 };
-
-/** A browser for the batch, launched again when it has died (a crash must not fail every later row). */
-export type BrowserSupply = { get(): Promise<Browser>; close(): Promise<void> };
-
-export function browserSupply(launch: () => Promise<Browser>): BrowserSupply {
-  let current: Promise<Browser> | undefined;
-  return {
-    async get() {
-      const browser = current ? await current.catch(() => undefined) : undefined;
-      if (browser?.isConnected()) return browser;
-      current = launch();
-      return current;
-    },
-    async close() {
-      const browser = current ? await current.catch(() => undefined) : undefined;
-      current = undefined;
-      await browser?.close().catch(() => undefined);
-    },
-  };
-}
 
 export type BatchOptions = {
   rote: Rote;

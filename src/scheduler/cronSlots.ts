@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { messageOf } from '../errors/messageOf.js';
 import { RoteError } from '../errors/roteError.js';
 
 /**
@@ -11,7 +12,7 @@ export function checkCron(cron: string, timezone: string, where: string): void {
     const next = new Cron(cron, { timezone, paused: true }).nextRun();
     if (!next) throw new Error('it never fires');
   } catch (error) {
-    throw new RoteError('invalid-argument', `${where}: cron ${JSON.stringify(cron)} is not valid: ${(error as Error).message} (five fields: minute hour day month weekday, or six with seconds first)`, { cause: error });
+    throw new RoteError('invalid-argument', `${where}: cron ${JSON.stringify(cron)} is not valid: ${messageOf(error)} (five fields: minute hour day month weekday, or six with seconds first)`, { cause: error });
   }
 }
 
@@ -41,4 +42,15 @@ export function slotsBetween(cron: string, timezone: string, after: number, unti
 /** The next slot after `after`, epoch ms. */
 export function nextSlot(cron: string, timezone: string, after: number): number | undefined {
   return new Cron(cron, { timezone, paused: true }).nextRun(new Date(after))?.getTime();
+}
+
+/** The latest slot strictly before `before`, epoch ms: found without walking the slots in between. */
+export function lastSlotBefore(cron: string, timezone: string, before: number): number | undefined {
+  return new Cron(cron, { timezone, paused: true }).previousRuns(1, new Date(before))[0]?.getTime();
+}
+
+/** How many slots fall after `after` up to `until`, counted up to `cap` (then `cap`, and `capped`). */
+export function countSlots(cron: string, timezone: string, after: number, until: number, cap: number): { count: number; capped: boolean } {
+  const count = slotsBetween(cron, timezone, after, until, cap + 1).length;
+  return { count: Math.min(count, cap), capped: count > cap };
 }

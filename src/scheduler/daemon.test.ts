@@ -6,7 +6,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Rote } from '../rote.js';
-import type { BrowserSupply } from './batch.js';
+import type { BrowserSupply } from './browserSupply.js';
 import { Daemon, type SlotEnded } from './daemon.js';
 import { DaemonLock } from './daemonLock.js';
 import { notifyFailure } from './notify.js';

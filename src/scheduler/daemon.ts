@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
-export type { SlotEnded } from './slotRunner.js';
 import type { Rote } from '../rote.js';
 import type { ScheduleRow } from '../store/scheduleStore.js';
-import type { BrowserSupply } from './batch.js';
-import { slotsBetween } from './cronSlots.js';
+import type { BrowserSupply } from './browserSupply.js';
+import { countSlots, lastSlotBefore, slotsBetween } from './cronSlots.js';
 import { iso, runSlot, type SlotEnded } from './slotRunner.js';
+import { sleepUnlessStopped } from './sleep.js';
+
+export type { SlotEnded };
 import { readSchedule, type CatchUpPolicy, type Schedule } from './scheduleSpec.js';
 
 /** How often the daemon looks for due slots: fine enough for schedules by the second. */
 const TICK_MS = 200;
+/** Slots looked at in one tick; more only after a long pause of the process, and those are skipped anyway. */
+const MAX_DUE = 1_000;
+/** `--catch-up all` runs at most this many missed slots; the rest are recorded missed. */
+const MAX_CAUGHT_UP = 100;
+/** A missed stretch is counted up to this many slots ("more than ..."). */
+const MAX_COUNTED = 1_000;
 
 export type DaemonOptions = {
   rote: Rote;
@@ -63,56 +71,89 @@ export class Daemon {
       } catch (error) {
         this.options.log(`could not read the schedules: ${firstLineOf(messageOf(error))}`);
       }
-      await sleep(tickMs, this.stopping.signal);
+      await sleepUnlessStopped(tickMs, this.stopping.signal);
     }
     await Promise.all([...this.states.values()].map((state) => state.running));
   }
 
   private tick(now: number): void {
-    const { store } = this.options.rote;
-    for (const row of store.schedules.list()) {
-      const schedule = this.read(row);
-      if (!schedule) continue;
-      const state = this.stateOf(row);
-      if (!schedule.enabled) {
-        // Paused: no slot is due, and none is owed when it resumes.
-        state.handledUntil = now;
-        state.queue = [];
-        continue;
+    for (const row of this.options.rote.store.schedules.list()) {
+      // One schedule's trouble (a stored row that no longer reads) never holds up the others.
+      try {
+        this.tickSchedule(row, now);
+      } catch (error) {
+        this.options.log(`${row.name}: ${firstLineOf(messageOf(error))}`);
       }
-      const due = slotsBetween(schedule.cron, schedule.timezone, state.handledUntil, now, 100_000);
-      if (due.length === 0) {
-        this.startNext(schedule, row, state);
-        continue;
-      }
-      state.handledUntil = due.at(-1)!;
-      const missed = due.filter((slot) => slot < this.startedAt);
-      const fresh = due.filter((slot) => slot >= this.startedAt);
-      this.catchUp(row, state, missed);
-      for (const slot of fresh) {
-        if (state.running || state.queue.length > 0) {
-          store.schedules.passSlot({ id: randomUUID(), scheduleId: row.id, slotAt: slot, status: 'skipped', reason: `the slot before it was still running` });
-          this.options.log(`${row.name}: slot ${iso(slot)} skipped: the slot before it was still running`);
-        } else {
-          state.queue.push(slot);
-        }
-      }
-      this.startNext(schedule, row, state);
     }
   }
 
-  /** Slots that fell while no daemon ran: run by the policy, the rest recorded as missed (one row per stretch). */
-  private catchUp(row: ScheduleRow, state: ScheduleState, missed: readonly number[]): void {
-    if (missed.length === 0) return;
+  private tickSchedule(row: ScheduleRow, now: number): void {
+    const schedule = this.read(row);
+    if (!schedule) return;
+    const state = this.stateOf(row);
+    if (!schedule.enabled) {
+      // Paused: no slot is due, and none is owed when it resumes; slots waiting their turn are recorded skipped.
+      for (const slot of state.queue.splice(0)) this.pass(row, slot, 'skipped', 'the schedule was paused');
+      state.handledUntil = now;
+      return;
+    }
+    if (state.handledUntil < this.startedAt - 1) this.catchUp(schedule, row, state);
+    const due = slotsBetween(schedule.cron, schedule.timezone, state.handledUntil, now, MAX_DUE);
+    if (due.length > 0) state.handledUntil = due.at(-1)!;
+    const busy = state.running !== undefined || state.queue.length > 0;
+    for (const [index, slot] of due.entries()) {
+      const latest = index === due.length - 1;
+      if (busy) this.pass(row, slot, 'skipped', state.running ? 'the slot before it was still running' : 'the slots being caught up were still running');
+      // Several at once (the daemon was late, the clock jumped): the latest runs, the others are recorded.
+      else if (!latest) this.pass(row, slot, 'skipped', 'a later slot was due at the same time');
+      else state.queue.push(slot);
+    }
+    this.startNext(schedule, row, state);
+  }
+
+  /**
+   * Slots that fell while no daemon ran, from the last one recorded up to this daemon's start:
+   * run by the policy (the latest once, each in turn, or none), the others recorded as one missed
+   * stretch at its last slot. Found without walking every slot of a long outage.
+   */
+  private catchUp(schedule: Schedule, row: ScheduleRow, state: ScheduleState): void {
+    const { cron, timezone } = schedule;
+    const until = this.startedAt - 1;
+    const last = lastSlotBefore(cron, timezone, this.startedAt);
+    const first = slotsBetween(cron, timezone, state.handledUntil, until, 1)[0];
+    state.handledUntil = until;
+    if (first === undefined || last === undefined) return;
+    // Slots are (after, to] ranges: the ones run, and the stretch recorded as missed.
     const policy = this.options.catchUp;
-    const run = policy === 'all' ? missed : policy === 'latest' ? missed.slice(-1) : [];
-    const passed = missed.slice(0, missed.length - run.length);
-    if (passed.length > 0) {
-      const reason = `${passed.length} slot${passed.length === 1 ? '' : 's'} from ${iso(passed[0]!)} to ${iso(passed.at(-1)!)} fell while no daemon ran (catch-up ${policy})`;
-      this.options.rote.store.schedules.passSlot({ id: randomUUID(), scheduleId: row.id, slotAt: passed[0]!, status: 'missed', reason });
-      this.options.log(`${row.name}: ${reason}`);
+    let run: number[];
+    let stretch: { after: number; to: number } | undefined;
+    switch (policy) {
+      case 'none':
+        run = [];
+        stretch = { after: first - 1, to: last };
+        break;
+      case 'latest':
+        run = [last];
+        stretch = first < last ? { after: first - 1, to: last - 1 } : undefined;
+        break;
+      case 'all':
+        run = slotsBetween(cron, timezone, first - 1, until, MAX_CAUGHT_UP);
+        stretch = run.at(-1)! < last ? { after: run.at(-1)!, to: last } : undefined;
+        break;
+    }
+    if (stretch) {
+      const counted = countSlots(cron, timezone, stretch.after, stretch.to, MAX_COUNTED);
+      const firstPassed = slotsBetween(cron, timezone, stretch.after, stretch.to, 1)[0]!;
+      const lastPassed = lastSlotBefore(cron, timezone, stretch.to + 1)!;
+      const howMany = counted.capped ? `more than ${MAX_COUNTED.toLocaleString('en')} slots` : `${counted.count} slot${counted.count === 1 ? '' : 's'}`;
+      this.pass(row, lastPassed, 'missed', `${howMany} from ${iso(firstPassed)} to ${iso(lastPassed)} fell while no daemon ran (catch-up ${policy})`);
     }
     state.queue.push(...run);
+  }
+
+  private pass(row: ScheduleRow, slotAt: number, status: 'skipped' | 'missed', reason: string): void {
+    this.options.rote.store.schedules.passSlot({ id: randomUUID(), scheduleId: row.id, slotAt, status, reason });
+    this.options.log(status === 'missed' ? `${row.name}: ${reason}` : `${row.name}: slot ${iso(slotAt)} skipped: ${reason}`);
   }
 
   private startNext(schedule: Schedule, row: ScheduleRow, state: ScheduleState): void {
@@ -126,8 +167,13 @@ export class Daemon {
 
   private async runSlot(schedule: Schedule, row: ScheduleRow, slotAt: number): Promise<void> {
     const { rote, env, browsers, log } = this.options;
-    const ended = await runSlot({ rote, env, browsers, log, stop: this.stopping.signal }, schedule, row, slotAt);
-    if (ended) this.options.onSlotEnd?.(ended);
+    try {
+      const ended = await runSlot({ rote, env, browsers, log, stop: this.stopping.signal }, schedule, row, slotAt);
+      if (ended) this.options.onSlotEnd?.(ended);
+    } catch (error) {
+      // The store refused a write (busy past its timeout, a full disk): said, never a crash of the daemon.
+      log(`${row.name}: slot ${iso(slotAt)} could not be recorded: ${firstLineOf(messageOf(error))}`);
+    }
   }
 
   private read(row: ScheduleRow): Schedule | undefined {
@@ -150,18 +196,4 @@ export class Daemon {
     }
     return state;
   }
-}
-
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,6 +1,7 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { messageOf } from '../errors/messageOf.js';
 import { RoteError } from '../errors/roteError.js';
 import { isProcessAlive } from '../store/processAlive.js';
 
@@ -16,20 +17,25 @@ export class DaemonLock {
 
   static acquire(storePath: string, where: string): DaemonLock {
     const path = `${resolve(storePath)}.daemon.lock`;
+    mkdirSync(dirname(path), { recursive: true });
     const me: Holder = { pid: process.pid, host: hostname(), startedAt: Date.now() };
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         writeFileSync(path, `${JSON.stringify(me)}\n`, { flag: 'wx' });
         return new DaemonLock(path);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new RoteError('store', `${where}: cannot create the daemon lock ${path}: ${(error as Error).message}`, { cause: error });
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new RoteError('store', `${where}: cannot create the daemon lock ${path}: ${messageOf(error)}`, { cause: error });
       }
       const holder = readHolder(path);
+      if (!holder && ageMs(path) < FRESH_MS) {
+        // Being written by a daemon starting this very moment: it holds the store.
+        throw new RoteError('store', `${where}: another daemon is starting on the store ${storePath} (the lock ${path} was just created)`);
+      }
       if (holder && holder.host === hostname() && isProcessAlive(holder.pid)) {
-        throw new RoteError('invalid-argument', `${where}: another daemon holds the store ${storePath}: process ${holder.pid} on ${holder.host}, started ${new Date(holder.startedAt).toISOString()} (stop it first; the lock is ${path})`);
+        throw new RoteError('store', `${where}: another daemon holds the store ${storePath}: process ${holder.pid} on ${holder.host}, started ${new Date(holder.startedAt).toISOString()} (stop it first; the lock is ${path})`);
       }
       if (holder && holder.host !== hostname()) {
-        throw new RoteError('invalid-argument', `${where}: a daemon on another host (${holder.host}, process ${holder.pid}) holds the store ${storePath}; if it is gone, remove ${path}`);
+        throw new RoteError('store', `${where}: a daemon on another host (${holder.host}, process ${holder.pid}) holds the store ${storePath}; if it is gone, remove ${path}`);
       }
       // Left by a process that is gone: take it over.
       rmSync(path, { force: true });
@@ -39,6 +45,17 @@ export class DaemonLock {
 
   release(): void {
     rmSync(this.path, { force: true });
+  }
+}
+
+/** A lock file younger than this with no holder in it is one being written now. */
+const FRESH_MS = 5_000;
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 

@@ -69,3 +69,10 @@ export function firstProblem(summary: JobSummary): { row: number; status: string
     reason: row.divergence?.reason ?? row.error ?? row.status,
   };
 }
+
+/** The totals in one sentence: "6 rows: 6 replayed, 0 handed over, 0 failed; 0 agent calls; 7.9 s". */
+export function describeTotals(summary: JobSummary): string {
+  const stopped = summary.interrupted + summary.notStarted > 0 ? `, ${summary.interrupted} interrupted, ${summary.notStarted} not started` : '';
+  const calls = `${summary.agentCalls} agent call${summary.agentCalls === 1 ? '' : 's'}`;
+  return `${summary.rows} row${summary.rows === 1 ? '' : 's'}: ${summary.replayed} replayed, ${summary.handedOver} handed over, ${summary.failed} failed${stopped}; ${calls}; ${(summary.durationMs / 1000).toFixed(1)} s`;
+}

@@ -12,9 +12,13 @@ export type OnFailure = z.infer<typeof onFailureSchema>;
 /** A notice is given up on after this long: a hanging receiver must not hold the daemon. */
 const NOTIFY_TIMEOUT_MS = 15_000;
 
-/** `--on-failure` as given: an http(s) URL, or else a shell command. */
-export function parseOnFailure(text: string): OnFailure {
-  return /^https?:\/\//i.test(text.trim()) ? { url: text.trim() } : { command: text.trim() };
+/** `--on-failure` as given: an http(s) URL (one that parses), or else a shell command; a problem in words otherwise. */
+export function parseOnFailure(text: string): OnFailure | { problem: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { problem: '--on-failure must be an http(s) URL or a command' };
+  const candidate = /^[a-z][a-z0-9+.-]*:\/?\/?/i.test(trimmed) && /^https?:/i.test(trimmed) ? { url: trimmed } : { command: trimmed };
+  const parsed = onFailureSchema.safeParse(candidate);
+  return parsed.success ? parsed.data : { problem: `--on-failure ${JSON.stringify(trimmed)} is not a valid http(s) URL (${parsed.error.issues[0]?.message ?? 'invalid'}); give a URL such as https://hooks.example/rote, or a command` };
 }
 
 /**
@@ -22,7 +26,7 @@ export function parseOnFailure(text: string): OnFailure {
  * with it on stdin. Resolves to a problem in words, or undefined when it was delivered; it never
  * throws, since a receiver that is down must not stop the schedule.
  */
-export async function notifyFailure(onFailure: OnFailure, notice: unknown): Promise<string | undefined> {
+export async function notifyFailure(onFailure: OnFailure, notice: unknown, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const body = JSON.stringify(notice);
   if ('url' in onFailure) {
     try {
@@ -33,7 +37,7 @@ export async function notifyFailure(onFailure: OnFailure, notice: unknown): Prom
     }
   }
   return new Promise((resolve) => {
-    const child = spawn(onFailure.command, { shell: true, stdio: ['pipe', 'ignore', 'pipe'], timeout: NOTIFY_TIMEOUT_MS });
+    const child = spawn(onFailure.command, { shell: true, env, stdio: ['pipe', 'ignore', 'pipe'], timeout: NOTIFY_TIMEOUT_MS });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { messageOf } from '../errors/messageOf.js';
 import { RoteError } from '../errors/roteError.js';
 import { importRecording } from '../recordings/importRecording.js';
 import { findTask } from '../store/findTask.js';
@@ -80,7 +81,7 @@ function readParamsFile(path: string | undefined, where: string): Record<string,
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new RoteError('invalid-argument', `${where}: --params "${path}" is not a readable JSON file: ${(error as Error).message}`, { cause: error });
+    throw new RoteError('invalid-argument', `${where}: --params "${path}" is not a readable JSON file: ${messageOf(error)}`, { cause: error });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new RoteError('invalid-argument', `${where}: --params "${path}" must hold a JSON object of name -> value`);
   const values: Record<string, string> = {};

@@ -17,7 +17,8 @@ const none = { plain: {}, secrets: {} };
 
 describe('rowsForTask', () => {
   it('gives every row the shared values and wraps secrets', () => {
-    const rows = rowsForTask(task, ['first', 'last', 'dob'], [row(1, { first: 'Ada', last: 'L', dob: '12/10/1815' })], { plain: { vip: 'yes' }, secrets: { pin: '1234' } }, 'w');
+    const withPin: TaskRow = { ...task, paramNames: [...task.paramNames, 'pin'] };
+    const rows = rowsForTask(withPin, ['first', 'last', 'dob'], [row(1, { first: 'Ada', last: 'L', dob: '12/10/1815' })], { plain: { vip: 'yes' }, secrets: { pin: '1234' } }, 'w');
     expect(rows).toHaveLength(1);
     expect(rows[0]!.params.vip).toBe('yes');
     expect(String(rows[0]!.params.pin)).toBe('********');
@@ -33,5 +34,14 @@ describe('rowsForTask', () => {
       rowsForTask(task, columns, [row(1, { first: 'A', last: 'B', dob: '12/10/1815', vip: 'no' }), row(7, { first: 'A', last: 'B', dob: 'soon', vip: 'maybe' })], none, 'w'),
     ).toThrow(/row 7 \(line 8\): 2 problems with params:\n\s+- params.dob must be a date as MM\/DD\/YYYY.*got "soon"\n\s+- params.vip must be a boolean.*got "maybe"/);
     expect(() => rowsForTask(task, columns, [row(1, { first: 'A', last: 'B', dob: '12/10/1815', vip: 'no' })], { plain: { vip: 'yes' }, secrets: {} }, 'w')).toThrow('column "vip" is also given by --param or --secret; give it once');
+  });
+
+  it('refuses a shared value the task does not know, and a secret parameter given as a plain value', () => {
+    const withSecret: TaskRow = { ...task, paramSchema: { ...task.paramSchema, pin: { type: 'secret' } }, paramNames: [...task.paramNames, 'pin'] };
+    const columns = ['first', 'last', 'dob', 'vip'];
+    const one = [row(1, { first: 'A', last: 'B', dob: '12/10/1815', vip: 'no' })];
+    expect(() => rowsForTask(task, columns, one, { plain: { shoeSize: '9' }, secrets: {} }, 'w')).toThrow('w: unknown parameter "shoeSize" (--param, --params or --secret): the task uses');
+    expect(() => rowsForTask(withSecret, columns, one, { plain: { pin: '1234' }, secrets: {} }, 'w')).toThrow('"pin" is a secret parameter: give it with --secret pin=env:VARIABLE, not as a value');
+    expect(rowsForTask(withSecret, columns, one, { plain: {}, secrets: { pin: '1234' } }, 'w')).toHaveLength(1);
   });
 });

@@ -1,3 +1,5 @@
+import { messageOf } from '../errors/messageOf.js';
+import { problemList } from '../errors/problemList.js';
 import { RoteError } from '../errors/roteError.js';
 import { bindParams, type ParamsInput } from '../params/params.js';
 import { mergeSchemas, schemaFromStored } from '../params/paramSchema.js';
@@ -25,6 +27,13 @@ export function rowsForTask(task: TaskRow, columns: readonly string[], rows: rea
   const needed = [...new Set([...task.paramNames, ...templateNames(task.taskTemplate)])];
   const problems: string[] = [];
   const sharedNames = [...Object.keys(shared.plain), ...Object.keys(shared.secrets)];
+  for (const name of sharedNames) {
+    if (!known.has(name)) problems.push(`unknown parameter ${JSON.stringify(name)} (--param, --params or --secret): the task uses ${[...known].map((other) => JSON.stringify(other)).join(', ') || 'no parameters'}`);
+  }
+  for (const name of Object.keys(shared.plain)) {
+    // A value the task keeps secret never comes from the command line (ps and shell history show it) nor a schedule.
+    if (schema[name]?.type === 'secret') problems.push(`${JSON.stringify(name)} is a secret parameter: give it with --secret ${name}=env:VARIABLE, not as a value`);
+  }
   for (const column of columns) {
     if (!known.has(column)) problems.push(`unknown column ${JSON.stringify(column)}: the task uses ${[...known].map((name) => JSON.stringify(name)).join(', ') || 'no parameters'}`);
     if (sharedNames.includes(column)) problems.push(`column ${JSON.stringify(column)} is also given by --param or --secret; give it once`);
@@ -32,7 +41,7 @@ export function rowsForTask(task: TaskRow, columns: readonly string[], rows: rea
   for (const name of needed) {
     if (!columns.includes(name) && !sharedNames.includes(name)) problems.push(`missing column ${JSON.stringify(name)}: the recorded task types or chooses {{${name}}}`);
   }
-  if (problems.length > 0) throw new RoteError('invalid-argument', listed(where, problems));
+  if (problems.length > 0) throw new RoteError('invalid-argument', problemList(where, problems));
   const required = new Map(needed.map((name) => [name, `the recorded task types or chooses {{${name}}}`]));
   const runRows: RunRow[] = [];
   for (const row of rows) {
@@ -41,13 +50,10 @@ export function rowsForTask(task: TaskRow, columns: readonly string[], rows: rea
       bindParams(params, `row ${row.index}${row.line ? ` (line ${row.line})` : ''}`, schema, required);
       runRows.push({ index: row.index, params, values: row.values });
     } catch (error) {
-      problems.push((error as Error).message);
+      problems.push(messageOf(error));
     }
   }
-  if (problems.length > 0) throw new RoteError('invalid-argument', listed(where, problems));
+  if (problems.length > 0) throw new RoteError('invalid-argument', problemList(where, problems));
   return runRows;
 }
 
-function listed(where: string, problems: readonly string[]): string {
-  return problems.length === 1 ? `${where}: ${problems[0]}` : `${where}: ${problems.length} problems:\n${problems.map((problem) => `  - ${problem.replace(/\n/g, '\n    ')}`).join('\n')}`;
-}

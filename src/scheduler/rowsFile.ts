@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { messageOf } from '../errors/messageOf.js';
+import { problemList } from '../errors/problemList.js';
 import { RoteError } from '../errors/roteError.js';
 
 /** One row of parameters, as the file gave them: column -> text. `line` is where it starts, for messages. */
@@ -10,6 +12,13 @@ export type RowsFile = { path: string; columns: string[]; rows: ParamRow[] };
 
 /** The formats a rows file may have, by extension. */
 export const ROWS_FORMATS = ['.csv', '.json', '.jsonl'] as const;
+export type RowsFormat = (typeof ROWS_FORMATS)[number];
+
+/** The format a path's extension names, if it is one of ROWS_FORMATS. */
+export function rowsFormatOf(path: string): RowsFormat | undefined {
+  const format = extname(path).toLowerCase();
+  return (ROWS_FORMATS as readonly string[]).includes(format) ? (format as RowsFormat) : undefined;
+}
 
 /**
  * Reads a file of parameter rows: a CSV with a header line (parsed by csv-parse: quoted fields,
@@ -18,12 +27,13 @@ export const ROWS_FORMATS = ['.csv', '.json', '.jsonl'] as const;
  * file and the row, and nothing is run from a file that has one.
  */
 export function readRowsFile(path: string, where: string): RowsFile {
-  const format = extname(path).toLowerCase();
+  const format = rowsFormatOf(path);
+  if (!format) throw new RoteError('invalid-argument', `${where}: rows file "${path}" must end in ${ROWS_FORMATS.join(', ')}, got "${extname(path) || 'no extension'}"`);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new RoteError('invalid-argument', `${where}: cannot read rows file "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new RoteError('invalid-argument', `${where}: cannot read rows file "${path}": ${(error as NodeJS.ErrnoException).code ?? messageOf(error)}`, { cause: error });
   }
   switch (format) {
     case '.csv':
@@ -32,21 +42,42 @@ export function readRowsFile(path: string, where: string): RowsFile {
       return objectRows(path, jsonArray(path, text, where), where);
     case '.jsonl':
       return objectRows(path, jsonLines(path, text, where), where);
-    default:
-      throw new RoteError('invalid-argument', `${where}: rows file "${path}" must end in ${ROWS_FORMATS.join(', ')}, got "${format || 'no extension'}"`);
   }
+}
+
+/** Writes rows in the format `path`'s extension names (see rowsFormatOf), columns in first-seen order. */
+export function writeRowsFile(path: string, format: RowsFormat, records: readonly Readonly<Record<string, string>>[]): void {
+  switch (format) {
+    case '.json':
+      writeFileSync(path, `${JSON.stringify(records, null, 2)}\n`);
+      return;
+    case '.jsonl':
+      writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+      return;
+    case '.csv': {
+      const columns = [...new Set(records.flatMap((record) => Object.keys(record)))];
+      writeFileSync(path, [columns, ...records.map((record) => columns.map((column) => record[column] ?? ''))].map(csvLine).join(''));
+      return;
+    }
+  }
+}
+
+/** One CSV line: a field with a comma, a quote, a line break or edge spaces is quoted. */
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.map((cell) => (/[",\r\n]|^\s|\s$/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(',')}\n`;
 }
 
 function csvRows(path: string, text: string, where: string): RowsFile {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, info: true, trim: true }) as unknown as { record: string[]; info: { lines: number } }[];
+    // Values as given (a leading space may matter); only the header's names are trimmed ("a, b").
+    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (error) {
-    throw new RoteError('invalid-argument', `${where}: rows file "${path}" is not valid CSV: ${(error as Error).message}`, { cause: error });
+    throw new RoteError('invalid-argument', `${where}: rows file "${path}" is not valid CSV: ${messageOf(error)}`, { cause: error });
   }
   const [header, ...body] = records;
   if (!header) throw new RoteError('invalid-argument', `${where}: rows file "${path}" is empty; expected a header line of parameter names, then a row per run`);
-  const columns = header.record;
+  const columns = header.record.map((column) => column.trim());
   const problems: string[] = [];
   const blank = columns.findIndex((column) => column === '');
   if (blank >= 0) problems.push(`column ${blank + 1} of the header has no name`);
@@ -56,7 +87,7 @@ function csvRows(path: string, text: string, where: string): RowsFile {
     if (record.length !== columns.length) problems.push(`row ${index + 1} (line ${info.lines}) has ${record.length} fields, the header ${columns.length}`);
     return { index: index + 1, line: info.lines, values: Object.fromEntries(columns.map((column, at) => [column, record[at] ?? ''])) };
   });
-  if (problems.length > 0) throw new RoteError('invalid-argument', listed(`${where}: rows file "${path}"`, problems));
+  if (problems.length > 0) throw new RoteError('invalid-argument', problemList(`${where}: rows file "${path}"`, problems));
   if (rows.length === 0) throw new RoteError('invalid-argument', `${where}: rows file "${path}" has a header but no rows`);
   return { path, columns, rows };
 }
@@ -66,7 +97,7 @@ function jsonArray(path: string, text: string, where: string): { value: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new RoteError('invalid-argument', `${where}: rows file "${path}" is not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new RoteError('invalid-argument', `${where}: rows file "${path}" is not valid JSON: ${messageOf(error)}`, { cause: error });
   }
   if (!Array.isArray(parsed)) throw new RoteError('invalid-argument', `${where}: rows file "${path}" must hold a JSON array of objects (one per run), got ${describe(parsed)}`);
   return parsed.map((value) => ({ value, line: 0 }));
@@ -79,7 +110,7 @@ function jsonLines(path: string, text: string, where: string): { value: unknown;
     try {
       values.push({ value: JSON.parse(line), line: index + 1 });
     } catch (error) {
-      throw new RoteError('invalid-argument', `${where}: rows file "${path}" line ${index + 1} is not valid JSON: ${(error as Error).message}`, { cause: error });
+      throw new RoteError('invalid-argument', `${where}: rows file "${path}" line ${index + 1} is not valid JSON: ${messageOf(error)}`, { cause: error });
     }
   }
   return values;
@@ -104,13 +135,9 @@ function objectRows(path: string, values: { value: unknown; line: number }[], wh
     }
     rows.push({ index: index + 1, line, values: row });
   }
-  if (problems.length > 0) throw new RoteError('invalid-argument', listed(`${where}: rows file "${path}"`, problems));
+  if (problems.length > 0) throw new RoteError('invalid-argument', problemList(`${where}: rows file "${path}"`, problems));
   if (rows.length === 0) throw new RoteError('invalid-argument', `${where}: rows file "${path}" has no rows`);
   return { path, columns: [...columns], rows };
-}
-
-function listed(head: string, problems: readonly string[]): string {
-  return problems.length === 1 ? `${head}: ${problems[0]}` : `${head}: ${problems.length} problems:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`;
 }
 
 function describe(value: unknown): string {

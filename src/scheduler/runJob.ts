@@ -1,5 +1,7 @@
 import type { Rote } from '../rote.js';
-import { mayPass, runBatch, succeeded, type BrowserSupply, type RowOutcome } from './batch.js';
+import { mayPass, runBatch, succeeded, type RowOutcome } from './batch.js';
+import type { BrowserSupply } from './browserSupply.js';
+import { sleepUnlessStopped } from './sleep.js';
 import type { PreparedJob } from './prepareJob.js';
 import type { RunRow } from './rowParams.js';
 
@@ -66,17 +68,4 @@ export async function runJob(job: PreparedJob, rote: Rote, browsers: BrowserSupp
   }
   const outcomes = [...final.values()].sort((a, b) => a.row - b.row);
   return { outcomes, attempts, durationMs: Date.now() - started, stopped: outcomes.length < job.rows.length || outcomes.some((outcome) => outcome.status === 'interrupted') };
-}
-
-function sleepUnlessStopped(ms: number, stop?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (stop?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      stop?.removeEventListener('abort', done);
-      resolve();
-    }
-    stop?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -2,7 +2,9 @@ import { and, asc, desc, eq, max } from 'drizzle-orm';
 import type { RoteDatabase } from './open.js';
 import { guardStore } from './guard.js';
 import { isProcessAlive } from './processAlive.js';
-import { scheduleSlots, schedules, type SlotStatus } from './schema.js';
+import { scheduleSlots, schedules, type SlotStatus, type slotTriggers } from './schema.js';
+
+export type SlotTrigger = (typeof slotTriggers)[number];
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 export type NewScheduleRow = typeof schedules.$inferInsert;
@@ -40,16 +42,16 @@ export class ScheduleStore {
     return this.guard(`${enabled ? 'resume' : 'pause'} schedule "${name}"`, () => this.db.update(schedules).set({ enabled, updatedAt: Date.now() }).where(eq(schedules.name, name)).run().changes > 0);
   }
 
-  /** The latest slot recorded for a schedule (run, skipped or missed), epoch ms. */
+  /** The latest cron slot recorded for a schedule (run, skipped or missed), epoch ms; run-now slots aside. */
   lastSlotAt(scheduleId: string): number | undefined {
-    return this.guard('read the last slot', () => this.db.select({ at: max(scheduleSlots.slotAt) }).from(scheduleSlots).where(eq(scheduleSlots.scheduleId, scheduleId)).get()?.at ?? undefined);
+    return this.guard('read the last slot', () => this.db.select({ at: max(scheduleSlots.slotAt) }).from(scheduleSlots).where(and(eq(scheduleSlots.scheduleId, scheduleId), eq(scheduleSlots.trigger, 'cron'))).get()?.at ?? undefined);
   }
 
   /**
    * Records a slot about to run, before its job starts. False when the slot is recorded already
    * (another daemon or an earlier pass took it): then it must not run again.
    */
-  beginSlot(input: { id: string; scheduleId: string; slotAt: number; pid: number; startedAt: number }): boolean {
+  beginSlot(input: { id: string; scheduleId: string; slotAt: number; pid: number; startedAt: number; trigger: SlotTrigger }): boolean {
     return this.guard('begin a slot', () => this.db.insert(scheduleSlots).values({ ...input, status: 'running' }).onConflictDoNothing().run().changes > 0);
   }
 
@@ -66,6 +68,11 @@ export class ScheduleStore {
         .where(and(eq(scheduleSlots.id, id), eq(scheduleSlots.status, 'running')))
         .run(),
     );
+  }
+
+  /** Whether a slot of the schedule is running now (in any process): run-now does not start a second. */
+  isRunning(scheduleId: string): boolean {
+    return this.guard('read running slots', () => this.db.select({ id: scheduleSlots.id }).from(scheduleSlots).where(and(eq(scheduleSlots.scheduleId, scheduleId), eq(scheduleSlots.status, 'running'))).get() !== undefined);
   }
 
   /** A schedule's latest slots, newest first. */

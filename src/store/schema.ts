@@ -27,6 +27,7 @@ export const stepKinds = ['cached', 'relocated', 'agent'] as const;
 export const stepOutcomes = ['ok', 'diverged', 'error'] as const;
 
 export const slotStatuses = ['running', 'succeeded', 'failed', 'skipped', 'missed', 'interrupted'] as const;
+export const slotTriggers = ['cron', 'manual'] as const;
 
 export type RunStatus = (typeof runStatuses)[number];
 export type SlotStatus = (typeof slotStatuses)[number];
@@ -173,6 +174,8 @@ export const scheduleSlots = sqliteTable(
     /** The slot's time by the cron expression, epoch ms. */
     slotAt: integer('slot_at').notNull(),
     status: text('status', { enum: slotStatuses }).notNull(),
+    /** 'cron' for the expression's slots; 'manual' for `rote schedule run-now`, which owes and settles no cron slot. */
+    trigger: text('trigger', { enum: slotTriggers }).notNull().default('cron'),
     /** Why a slot was skipped, missed or failed, in words. */
     reason: text('reason'),
     startedAt: integer('started_at'),

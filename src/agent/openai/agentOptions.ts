@@ -3,9 +3,6 @@ import { RoteError } from '../../errors/roteError.js';
 import type { ComputerToolForm, SafetyCheck } from './modelTypes.js';
 
 /** Options both model agents take. */
-/** The computer-use model used when none is named. */
-export const DEFAULT_MODEL = 'computer-use-preview';
-
 export type ModelAgentOptions = {
   /** The model, e.g. 'computer-use-preview' or 'gpt-5.4'. */
   model: string;
@@ -22,6 +19,9 @@ export type ModelAgentOptions = {
   /** Retries of a request that failed with 408, 409, 429 or 5xx, or could not connect (the SDK's, honouring Retry-After). Default 2. */
   maxRetries?: number;
 };
+
+/** The computer-use model used when none is named. */
+export const DEFAULT_MODEL = 'computer-use-preview';
 
 export type OpenAIComputerAgentOptions = ModelAgentOptions & {
   /** Default: 'preview' for computer-use-preview models, 'batch' (the `computer` tool) for others. */
