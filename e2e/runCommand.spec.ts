@@ -90,3 +90,21 @@ test('a browser that crashes mid-batch is launched again and its rows retried: e
   expect(summary.results.some((row) => row.attempts > 1)).toBe(true);
   expect(serverProblems(app, rows)).toEqual([]);
 });
+
+test('Ctrl+C stops a batch cleanly: the run under way ends after its step as interrupted, the rest are not started, the summary says so', async ({ app, recorded, file }) => {
+  const rows = patients(6);
+  const csv = file('stop.csv', patientsCsv(rows));
+  const run = startCli(['run', INTAKE_TASK, '--url', app.url, '--rows', csv, '--concurrency', '1', '--json', '--store', recorded.store]);
+  await expect.poll(() => app.submissions.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  run.child.kill('SIGINT');
+  expect(await run.exited(), run.output).toBe(1);
+  const summary = JSON.parse(lastLine(run.stdout)) as JobSummary;
+  expect(summary.stopped).toBe(true);
+  expect(summary.succeeded + summary.interrupted + summary.notStarted).toBe(6);
+  expect(summary.notStarted).toBeGreaterThan(0);
+  const runs = readStore(recorded.store, (store) => store.listRuns(100));
+  expect(runs.some((entry) => entry.status === 'running')).toBe(false);
+  expect(runs.filter((entry) => entry.status === 'failed')).toEqual([]);
+  // What was submitted is right.
+  expect(serverProblems(app, rows.filter((row) => app.submissions.some((submission) => submission.fields.first_name === row.firstName)))).toEqual([]);
+});
