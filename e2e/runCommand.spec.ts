@@ -84,6 +84,7 @@ test('a browser that crashes mid-batch is launched again and its rows retried: e
   expect(browsers.length).toBeGreaterThan(0);
   for (const browser of browsers) process.kill(browser.pid, 'SIGKILL');
   expect(await run.exited(), run.output).toBe(0);
+  expect(run.stdout, run.output).toMatch(/\{.*\}\s*$/);
   const summary = JSON.parse(lastLine(run.stdout)) as JobSummary;
   expect(summary).toMatchObject({ rows: 5, succeeded: 5, failed: 0 });
   expect(summary.attempts).toBeGreaterThan(5);

@@ -18,7 +18,7 @@ export async function pageDied(page: Page): Promise<boolean> {
       () => true,
       () => false,
     ),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1_000).unref()),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1_000)),
   ]);
   if (answers) return false;
   await new Promise((resolve) => setTimeout(resolve, 250));

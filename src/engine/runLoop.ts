@@ -10,6 +10,7 @@ import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
 import { messageOf } from '../errors/messageOf.js';
 import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
 import { pageDied, pageGone } from './pageAlive.js';
+import { withinOverrun } from './overrun.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { ParamSchema } from '../params/paramType.js';
 import { redactSecrets } from '../params/secret.js';
@@ -124,7 +125,7 @@ export class RunLoop {
     try {
       navigationWatch(this.input.page);
       await watchChanges(this.input.page);
-      status = await this.loop();
+      status = await withinOverrun(this.loop(), this.input.page, context);
     } catch (thrown) {
       if (thrown instanceof StopDiverged) {
         status = 'diverged';
