@@ -1,7 +1,7 @@
 import type { BrowserSupply } from './browserSupply.js';
 import type { Agent } from '../agent/agent.js';
 import type { RunMode, RunResult } from '../engine/runResult.js';
-import type { RoteErrorCode } from '../errors/roteError.js';
+import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import type { Rote } from '../rote.js';
 import type { RunRow } from './rowParams.js';
@@ -74,10 +74,13 @@ export async function runBatch(options: BatchOptions, attempt = 1): Promise<RowO
 async function runRow(options: BatchOptions, row: RunRow, attempt: number): Promise<RowOutcome> {
   const started = Date.now();
   let context: import('playwright').BrowserContext | undefined;
+  let browser: import('playwright').Browser | undefined;
   try {
-    const browser = await options.browsers.get();
-    context = await browser.newContext({ viewport: BATCH_VIEWPORT });
-    const page = await context.newPage();
+    browser = await options.browsers.get();
+    // Bounded: a browser that died while its children keep the protocol pipe open answers nothing,
+    // and a call that never settles would hold the row (and let the process end with work pending).
+    context = await answered(browser.newContext({ viewport: BATCH_VIEWPORT }), SETUP_MS, 'opening a browser context');
+    const page = await answered(context.newPage(), SETUP_MS, 'opening a page');
     await page.goto(options.url, { waitUntil: 'domcontentloaded' });
     const result = await options.rote.run(page, {
       task: options.task,
@@ -92,6 +95,7 @@ async function runRow(options: BatchOptions, row: RunRow, attempt: number): Prom
   } catch (error) {
     // Before the run began (the browser gone, the page unreachable) or an argument the run refused.
     const code = (error as { code?: RoteErrorCode }).code;
+    if (code === 'page-closed' && browser) options.browsers.discard(browser);
     return {
       row: row.index,
       attempt,
@@ -106,8 +110,20 @@ async function runRow(options: BatchOptions, row: RunRow, attempt: number): Prom
       errorCode: typeof code === 'string' ? code : 'page-closed',
     };
   } finally {
-    await context?.close().catch(() => undefined);
+    await answered(context?.close() ?? Promise.resolve(), SETUP_MS, 'closing the browser context').catch(() => undefined);
   }
+}
+
+/** How long opening or closing a browser context or page may take before the browser is taken for dead. */
+const SETUP_MS = 30_000;
+
+/** `work`, or a 'page-closed' failure when it does not settle in `ms` (the browser stopped answering). */
+function answered<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const silence = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new RoteError('page-closed', `${what}: the browser did not answer in ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, silence]).finally(() => clearTimeout(timer));
 }
 
 export function outcomeOf(row: number, attempt: number, result: RunResult): RowOutcome {

@@ -39,3 +39,21 @@ describe('browserSupply', () => {
     await supply.close();
   });
 });
+
+describe('browserSupply.discard', () => {
+  it('launches another for the next caller when a browser stopped answering, though it still says it is connected', async () => {
+    const launched: ReturnType<typeof fakeBrowser>[] = [];
+    const supply = browserSupply(async () => {
+      const browser = fakeBrowser();
+      launched.push(browser);
+      return browser as unknown as Browser;
+    });
+    const hung = await supply.get();
+    supply.discard(hung);
+    expect(launched[0]!.closed).toBe(1);
+    const next = await supply.get();
+    expect(next).not.toBe(hung);
+    expect(launched).toHaveLength(2);
+    await supply.close();
+  });
+});

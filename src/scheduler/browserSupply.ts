@@ -2,7 +2,12 @@ import type { Browser } from 'playwright';
 import { launchBrowser } from '../browser/launch.js';
 
 /** A browser for unattended runs, launched again when it has died (a crash must not fail every later row). */
-export type BrowserSupply = { get(): Promise<Browser>; close(): Promise<void> };
+export type BrowserSupply = {
+  get(): Promise<Browser>;
+  /** This browser stopped answering: the next `get` launches another; it is closed in the background. */
+  discard(browser: Browser): void;
+  close(): Promise<void>;
+};
 
 /**
  * One browser at a time: callers that find it dead together (every worker of a batch after a
@@ -12,6 +17,7 @@ export type BrowserSupply = { get(): Promise<Browser>; close(): Promise<void> };
 export function browserSupply(launch: () => Promise<Browser>): BrowserSupply {
   let current: Promise<Browser> | undefined;
   const launched: Promise<Browser>[] = [];
+  const discarded = new WeakSet<Browser>();
   const launchOne = () => {
     const browser = launch();
     launched.push(browser);
@@ -23,11 +29,15 @@ export function browserSupply(launch: () => Promise<Browser>): BrowserSupply {
       const previous = current;
       current = previous
         ? previous.then(
-            (browser) => (browser.isConnected() ? browser : launchOne()),
+            (browser) => (browser.isConnected() && !discarded.has(browser) ? browser : launchOne()),
             () => launchOne(),
           )
         : launchOne();
       return current;
+    },
+    discard(browser) {
+      discarded.add(browser);
+      void browser.close().catch(() => undefined);
     },
     async close() {
       current = undefined;

@@ -13,7 +13,7 @@ import { notifyFailure } from './notify.js';
 import type { CatchUpPolicy } from './scheduleSpec.js';
 
 /** No browser is ever needed here: every job names a task the store does not have, so it fails before one starts. */
-const noBrowsers: BrowserSupply = { get: () => Promise.reject(new Error('no browser in this test')), close: async () => undefined };
+const noBrowsers: BrowserSupply = { get: () => Promise.reject(new Error('no browser in this test')), discard: () => undefined, close: async () => undefined };
 
 const opened: Rote[] = [];
 afterEach(async () => {
