@@ -15,14 +15,17 @@ export function batchProgress(total: number, options: { json: boolean; stream?: 
   const bar = new cliProgress.SingleBar(
     {
       stream,
-      format: 'rows {value}/{total} [{bar}] replayed {replayed} | handed over {handed} | failed {failed} | {duration_formatted} elapsed, about {eta_formatted} left',
+      format: 'rows {value}/{total} [{bar}] replayed {replayed} | handed over {handed} | failed {failed} | {duration_formatted} elapsed, {left}',
+      barsize: 24,
       hideCursor: true,
       clearOnComplete: false,
       etaBuffer: 10,
     },
     cliProgress.Presets.shades_classic,
   );
-  const counts = { replayed: 0, handed: 0, failed: 0 };
+  const counts = { replayed: 0, handed: 0, failed: 0, left: 'estimating the time left' };
+  const started = Date.now();
+  let done = 0;
   bar.start(total, 0, counts);
   return {
     rowEnded(outcome, retrying) {
@@ -30,6 +33,10 @@ export function batchProgress(total: number, options: { json: boolean; stream?: 
       if (outcome.status === 'replayed') counts.replayed++;
       else if (succeeded(outcome)) counts.handed++;
       else counts.failed++;
+      done++;
+      // From the rows done so far: the time per row at this concurrency, times the rows left.
+      const seconds = Math.round((((Date.now() - started) / done) * (total - done)) / 1000);
+      counts.left = done === total ? 'done' : `about ${seconds >= 90 ? `${Math.round(seconds / 60)} min` : `${seconds} s`} left`;
       bar.increment(1, counts);
     },
     stop() {
