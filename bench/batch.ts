@@ -3,7 +3,8 @@ import { startIntakeApp } from '../src/demo/app/server.js';
 import { demoAgent } from '../src/demo/demoAgent.js';
 import { DEMO_PATIENTS, INTAKE_TASK, submissionProblems, type PatientParams } from '../src/demo/patients.js';
 import { Rote } from '../src/rote.js';
-import { browserSupply, runBatch, succeeded } from '../src/scheduler/batch.js';
+import { runBatch, succeeded } from '../src/scheduler/batch.js';
+import { browserSupply } from '../src/scheduler/browserSupply.js';
 import type { RunRow } from '../src/scheduler/rowParams.js';
 import { sampleTreeMemory, treeMemory } from './processMemory.js';
 
