@@ -10,6 +10,8 @@ import { recordCommand, type RecordCommandOptions } from './recordCommand.js';
 import { exportCommand } from './exportCommand.js';
 import { importCommand } from './importCommand.js';
 import { runsCommand } from './runsCommand.js';
+import { reportCommand, type ReportCommandOptions } from './reportCommand.js';
+import { statsCommand, type StatsCommandOptions } from './statsCommand.js';
 import { tasksCommand } from './tasksCommand.js';
 
 const program = new Command()
@@ -140,6 +142,33 @@ program
   .action((options: { store: string; limit: number; json?: boolean }) => {
     process.exitCode = runsCommand(options);
   });
+
+/** The filters `rote report` and `rote stats` share. */
+function runFilterOptions(command: Command): Command {
+  return command
+    .option('--run <id>', 'a run id or a unique prefix of one (repeatable)', collect)
+    .option('--since <date>', 'runs started since: 2026-11-01, 2026-11-01T08:00 (UTC unless a zone is given), or 12h, 7d back from now')
+    .option('--schedule <name>', 'the runs of this schedule')
+    .option('--task <task>', 'the runs of this task: a key, a unique key prefix or the exact template')
+    .option('--store <path>', 'SQLite file', '.rote/rote.db')
+    .option('--json', 'print JSON');
+}
+
+runFilterOptions(
+  program
+    .command('report')
+    .description('Write a self-contained HTML report (no network, nothing outside the folder) of the runs: what was replayed, where pages differed, what the agent did, what it saved.')
+    .requiredOption('--out <dir>', 'the folder to write (new, empty, or an earlier report to replace)')
+    .option('--open', 'open the report in the system browser'),
+).action((options: ReportCommandOptions) => {
+  process.exitCode = reportCommand(options);
+});
+
+runFilterOptions(program.command('stats').description("The report's totals in the terminal: runs fully replayed, agent calls and tokens against agent-only runs, time per run, where runs diverge most.")).action(
+  (options: StatsCommandOptions) => {
+    process.exitCode = statsCommand(options);
+  },
+);
 
 program
   .command('record')

@@ -35,6 +35,8 @@ export type CheckPass = {
   alreadyDone: boolean;
   /** The live element the action lands on, where the step has a target. */
   target: Target | null;
+  /** The live crop the visual check passed on (secrets painted over): the report's picture of the step. */
+  crop?: Buffer;
 };
 
 export type CheckFail = {
@@ -152,18 +154,20 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
   // target with a new name is another element by design: their identity was checked above.
   const stateDiffers = node.state.checkedBefore != null && target.checked !== node.state.checkedBefore;
   const otherElement = fold(expectedName) !== fold(recordedNow);
+  let crop: Buffer | undefined;
   if (!stateDiffers && !otherElement && node.cropHash && node.cropRect) {
     const recorded = env.blob(node.cropHash);
     if (!recorded) return fail('the recorded crop is missing from the store');
-    const problem = await visualCheck(env, node, target.box, recorded, until);
-    if (problem) return fail(`the target looks different: ${problem.reason}`, { expected: recorded, actual: problem.actual, diff: problem.diff });
+    const checked = await visualCheck(env, node, target.box, recorded, until);
+    if ('reason' in checked) return fail(`the target looks different: ${checked.reason}`, { expected: recorded, actual: checked.actual, diff: checked.diff });
+    crop = checked.crop;
   }
   // The option a new value names must be there (a Yes/No select given "maybe"): else a person decides.
   const selectProblem = typeMode === 'select' && action.type === 'type' && node.action.type === 'type' ? await focusedSelectProblem(env.page, action.text) : undefined;
   if (selectProblem) return fail(`the select has no option for ${node.action.type === 'type' ? node.action.text : ''} with this run's value: ${selectProblem}`);
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
   const liveTypeMode = typeMode === 'replace' && !target.hasText ? 'keys' : typeMode;
-  return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target };
+  return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target, ...(crop ? { crop } : {}) };
 }
 
 /** Renders the node's templates with this run's values; a string is the reason it cannot be. */
@@ -247,13 +251,23 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
     return { reason: `the page could not be captured (${firstLineOf(error)})`, actual: undefined, diff: undefined };
   }
   const { mismatch, actual } = matched;
-  if (!mismatch) return null;
+  if (!mismatch) return { crop: await withoutSecrets(env, actual, clip) };
   // New values may render where the recording had none: mask where this run's values show, too.
   if (env.params.size > 0) {
     const extra = await paramRegions(env.page, env.params.shownForms(), clip);
-    if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return null;
+    if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return { crop: await withoutSecrets(env, actual, clip) };
   }
   // The live crop goes into the divergence, so it is shown to the caller: paint over secrets as a recorded crop is.
   const hidden = await secretRegions(env.page, env.params, clip);
   return hidden.length > 0 ? { ...mismatch, actual: await paintBoxes(mismatch.actual, hidden) } : mismatch;
+}
+
+/**
+ * A passing live crop, kept for the report: where the run has secrets, whatever shows one is
+ * painted over. Without secrets nothing is looked up (a password field shows only dots), so a
+ * plain replay pays nothing for it.
+ */
+async function withoutSecrets(env: CheckEnvironment, crop: Buffer, clip: Box): Promise<Buffer> {
+  if (env.params.secretValues().length === 0) return crop;
+  return paintBoxes(crop, await secretRegions(env.page, env.params, clip));
 }

@@ -7,6 +7,7 @@ import type { NewNodeRow, NodeLink, NodeStat } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import { namesUsedBy } from './paramBindings.js';
 import { guardPiecesAskedTwice } from './pieceGuards.js';
+import type { RunImages } from './runImages.js';
 import type { RunResult } from './runResult.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import type { TrajectoryView } from './trajectoryView.js';
@@ -29,6 +30,8 @@ export type RunRecord = {
   stats: readonly NodeStat[];
   links: readonly NodeLink[];
   crops: ReadonlyMap<string, Buffer>;
+  /** The run's pictures for the report, encoded. */
+  images: RunImages;
 };
 
 /**
@@ -63,11 +66,11 @@ export function commitRun(record: RunRecord): void {
         }
       : {}),
     newNodes: newNodes.map((node) => toRow(node, now)),
-    blobs: [...record.crops].filter(([hash]) => usedCrops.has(hash)).map(([hash, bytes]) => ({ hash, bytes })),
+    blobs: [...[...record.crops].filter(([hash]) => usedCrops.has(hash)).map(([hash, bytes]) => ({ hash, bytes })), ...record.images.blobs],
     nodeStats: record.stats.filter((stat) => !view.isNew(stat.id)),
     // Links change stored nodes: only a run that ended well may make them.
     nodeLinks: result.status !== 'failed' && result.status !== 'diverged' ? [...record.links] : [],
-    run: runRow(record, now, result.error ?? null),
+    run: { ...runRow(record, now, result.error ?? null), screenshotHash: record.images.screenshotHash ?? null },
     steps: [
       ...result.steps.map((step) => {
         const nodeId = record.stepNodes[step.index] ?? null;
@@ -82,10 +85,12 @@ export function commitRun(record: RunRecord): void {
           reason: null,
           durationMs: step.durationMs,
           checkMs: step.checkMs,
+          ...record.images.steps.get(step.index),
         };
       }),
       // Each divergence is kept with the step it stopped, so a report can show where and why.
-      ...result.divergences.flatMap((divergence) => (divergence.action ? [divergence] : [])).map((divergence) => ({
+      ...result.divergences.flatMap((divergence, index) => (divergence.action ? [{ ...divergence, images: record.images.divergences.get(index) }] : [])).map((divergence) => ({
+        ...divergence.images,
         runId: result.runId,
         idx: divergence.step,
         nodeId: divergence.nodeId ?? null,

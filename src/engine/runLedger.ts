@@ -7,6 +7,7 @@ import type { RoteErrorCode } from '../errors/roteError.js';
 import { redactSecrets } from '../params/secret.js';
 import type { NodeLink, NodeStat } from '../store/rows.js';
 import type { Divergence, RunResult, RunStatus, StepResult } from './runResult.js';
+import type { StepPictures } from './runImages.js';
 
 /**
  * What one run has done so far and will leave behind: its steps (as performed and as stored),
@@ -28,10 +29,26 @@ export class RunLedger {
   /** Tool results by step index, shown to the agent in its observations and never stored. */
   readonly toolResults = new Map<number, JsonValue>();
   readonly usage: AgentUsage = { modelCalls: 0, inputTokens: 0, outputTokens: 0 };
+  /** Pictures for the report, by step index (secrets painted over); encoded after the run. */
+  readonly pictures = new Map<number, StepPictures>();
+  /** The screen the agent saw before its last call, until the first step of that call takes it. */
+  private screenBeforeCall: Buffer | undefined;
+  /** A failed run's last screen. */
+  finalScreen: Buffer | undefined;
   agentCalls = 0;
   answer: string | undefined;
 
-  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; nodeId: string }): void {
+  /** An agent call saw this screen: the first step it answers with shows it in the report. */
+  sawScreen(screenshot: Buffer): void {
+    this.screenBeforeCall = screenshot;
+  }
+
+  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; nodeId: string; crop?: Buffer | undefined }): void {
+    const pictures: StepPictures = {};
+    if (step.crop) pictures.thumb = step.crop;
+    if (step.kind === 'agent' && this.screenBeforeCall) pictures.page = this.screenBeforeCall;
+    if (step.kind === 'agent') this.screenBeforeCall = undefined;
+    if (pictures.thumb || pictures.page) this.pictures.set(this.steps.length, pictures);
     this.storedActions.push(step.stored);
     const result: StepResult = { index: this.steps.length, kind: step.kind, action: step.action, durationMs: Date.now() - step.startedAt, checkMs: step.checkMs };
     if (step.intent) result.intent = step.intent;

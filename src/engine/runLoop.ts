@@ -25,6 +25,7 @@ import { performAgentStep, type AgentStep } from './agentStep.js';
 import { Cursor, describeRef, nodeRef, resumeAtIdOf } from './cursor.js';
 import { DialogGuard } from './dialogGuard.js';
 import { evidenceAtRecordedPlace } from './divergenceEvidence.js';
+import { lastScreen } from './lastScreen.js';
 import { observe } from './observe.js';
 import { literalGuards, namesUsedBy, valueHashesOf } from './paramBindings.js';
 import { preCheck, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
@@ -32,6 +33,7 @@ import { doesSameWork, sameStep } from './recordStep.js';
 import { findRejoin } from './rejoin.js';
 import { commitRun, markRunFailed } from './runCommit.js';
 import type { RunContext } from './runContext.js';
+import { encodeRunImages } from './runImages.js';
 import { RunLedger } from './runLedger.js';
 import type { Divergence, RunMode, RunResult, RunStatus } from './runResult.js';
 import { checkToolCall } from './toolChecks.js';
@@ -143,9 +145,12 @@ export class RunLoop {
       }
     }
     this.dialogs.dispose();
+    if (status === 'failed') this.ledger.finalScreen = await lastScreen(this.input.page, params);
     const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params });
     try {
+      const images = await encodeRunImages({ steps: this.ledger.pictures, divergences: result.divergences, finalScreen: this.ledger.finalScreen });
       commitRun({
+        images,
         store,
         identity,
         params,
@@ -329,7 +334,7 @@ export class RunLoop {
     const point = actionPoint(checked.action);
     const stored = point ? withPoint(checked.node.action, point) : checked.node.action;
     context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${intent ? ` - ${intent}` : ''}`);
-    this.ledger.pushStep({ kind: checked.kind, action: this.redactAction(checked.action), stored, intent, startedAt: started, checkMs, nodeId: checked.node.id });
+    this.ledger.pushStep({ kind: checked.kind, action: this.redactAction(checked.action), stored, intent, startedAt: started, checkMs, nodeId: checked.node.id, crop: checked.crop });
     this.ledger.noteUse(checked.node.id, true);
     this.stepDone(checked.node);
   }
@@ -344,6 +349,7 @@ export class RunLoop {
     if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent`);
     const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context });
     this.lastSeen = { screenshot: observation.screenshot, viewport: observation.viewport };
+    this.ledger.sawScreen(observation.screenshot);
     const answer = await this.askAgent(agent, observation);
     if (isDone(answer)) {
       this.ledger.answer = answer.answer;
@@ -432,7 +438,7 @@ export class RunLoop {
       this.waits.acted();
     }
     context.log(`agent ${describeAction(step.node.action)}${intent ? ` - ${intent}` : ''}`);
-    this.ledger.pushStep({ kind: 'agent', action: this.redactAction(action), stored: step.node.action, intent, startedAt: started, checkMs: 0, nodeId: node.id });
+    this.ledger.pushStep({ kind: 'agent', action: this.redactAction(action), stored: step.node.action, intent, startedAt: started, checkMs: 0, nodeId: node.id, crop: step.crop?.bytes });
     this.stepDone(node);
     return node;
   }

@@ -31,6 +31,8 @@ export type JobSummary = {
   durationMs: number;
   stopped: boolean;
   results: RowSummary[];
+  /** Every run the job made, retried attempts included: what a report of the schedule shows. */
+  runIds: string[];
 };
 
 export function summarizeJob(job: PreparedJob, result: JobResult): JobSummary {
@@ -54,6 +56,7 @@ export function summarizeJob(job: PreparedJob, result: JobResult): JobSummary {
     durationMs: result.durationMs,
     stopped: result.stopped,
     results,
+    runIds: result.attempts.flatMap((attempt) => (attempt.runId ? [attempt.runId] : [])),
   };
 }
 

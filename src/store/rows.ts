@@ -16,7 +16,10 @@ export type NewNodeRow = typeof nodes.$inferInsert;
 export type BlobRow = typeof blobs.$inferSelect;
 export type RunRow = typeof runs.$inferSelect;
 export type RunStepRow = typeof runSteps.$inferSelect;
-export type NewRunStepRow = Omit<RunStepRow, 'id'>;
+/** A step to insert; images omitted are null. */
+export type NewRunStepRow = Omit<RunStepRow, 'id' | StepImageKey> & Partial<Pick<RunStepRow, StepImageKey>>;
+export const stepImageKeys = ['thumbHash', 'pageHash', 'expectedHash', 'actualHash', 'diffHash'] as const;
+export type StepImageKey = (typeof stepImageKeys)[number];
 
 export interface BeginRunInput {
   id: string;
@@ -68,6 +71,8 @@ export interface RunResult {
   inputTokens: number;
   outputTokens: number;
   error: string | null;
+  /** A blob of the run's last screen (failed runs), stored in the same commit. */
+  screenshotHash?: string | null;
 }
 
 /** A trajectory stored without a run: an imported recording. */

@@ -114,6 +114,8 @@ export const runs = sqliteTable(
     agentSteps: integer('agent_steps').notNull().default(0),
     error: text('error'),
     pid: integer('pid').notNull(),
+    /** A failed run's last screen (a blob: WebP, secrets painted over), for the report. */
+    screenshotHash: text('screenshot_hash'),
   },
   (t) => [index('runs_status_idx').on(t.status)],
 );
@@ -134,6 +136,17 @@ export const runSteps = sqliteTable(
     reason: text('reason'),
     durationMs: integer('duration_ms').notNull(),
     checkMs: integer('check_ms').notNull(),
+    /**
+     * Images for the report, all blobs with secrets painted over. thumb: the page around the target
+     * just before the step (the live crop a cached step's visual check took, the crop an agent step
+     * recorded); page: the whole screen the agent saw before the call this step came from. On a
+     * diverged row: the recorded crop, the live crop and their diff.
+     */
+    thumbHash: text('thumb_hash'),
+    pageHash: text('page_hash'),
+    expectedHash: text('expected_hash'),
+    actualHash: text('actual_hash'),
+    diffHash: text('diff_hash'),
   },
   (t) => [index('run_steps_run_idx').on(t.runId, t.idx)],
 );

@@ -177,6 +177,7 @@ export function prepareStatements(db: RoteDatabase) {
           'inputTokens',
           'outputTokens',
           'error',
+          'screenshotHash',
         ]),
       )
       .where(eq(runs.id, p('id')))

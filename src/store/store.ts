@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { and, asc, desc, gte, inArray, lt } from 'drizzle-orm';
+import { runSteps, runs } from './schema.js';
 import { openDatabase, type RoteDatabase } from './open.js';
 import { isProcessAlive } from './processAlive.js';
 import type {
@@ -10,12 +12,17 @@ import type {
   NodeRow,
   RunRow,
   RunStepRow,
+  StepImageKey,
   TaskRow,
   TaskSummary,
 } from './rows.js';
+import { stepImageKeys } from './rows.js';
 import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
 import { guardStore } from './guard.js';
 import { ScheduleStore } from './scheduleStore.js';
+
+/** Which runs a report or stats read; every filter given must hold. */
+export type RunFilter = { ids?: readonly string[]; since?: number; taskIds?: readonly string[]; limit?: number };
 
 /**
  * The trajectory cache and run log. Synchronous (better-sqlite3): every call is a short local
@@ -127,6 +134,48 @@ export class Store {
     return this.guard('list runs', () => this.statements.listRuns.all({ limit }));
   }
 
+  /**
+   * Finished and running runs that match every given filter, newest first: for reports and stats,
+   * never on a run's path (built per call, not prepared).
+   */
+  findRuns(filter: RunFilter = {}): RunRow[] {
+    return this.guard('find runs', () => {
+      const conditions = [
+        filter.ids ? inArray(runs.id, [...filter.ids]) : undefined,
+        filter.since !== undefined ? gte(runs.startedAt, filter.since) : undefined,
+        filter.taskIds ? inArray(runs.taskId, [...filter.taskIds]) : undefined,
+      ].filter((condition) => condition !== undefined);
+      const query = this.db.select().from(runs).where(and(...conditions)).orderBy(desc(runs.startedAt), desc(runs.id));
+      return (filter.limit !== undefined ? query.limit(filter.limit) : query).all();
+    });
+  }
+
+  /** Ids of runs that start with `prefix` (at most `limit`): how a person names a run they saw in a report. */
+  runIdsStartingWith(prefix: string, limit = 10): string[] {
+    return this.guard('find run ids', () =>
+      this.db
+        .select({ id: runs.id })
+        .from(runs)
+        .where(and(gte(runs.id, prefix), lt(runs.id, `${prefix}\uffff`)))
+        .limit(limit)
+        .all()
+        .map((row) => row.id),
+    );
+  }
+
+  /** The steps of many runs at once (a report's), in step order per run. */
+  stepsOfRuns(runIds: readonly string[]): RunStepRow[] {
+    return this.guard('read steps of runs', () => {
+      const steps: RunStepRow[] = [];
+      // SQLite binds at most 32,766 values per statement: ask in chunks.
+      for (let start = 0; start < runIds.length; start += 500) {
+        const chunk = runIds.slice(start, start + 500);
+        steps.push(...this.db.select().from(runSteps).where(inArray(runSteps.runId, chunk)).orderBy(asc(runSteps.runId), asc(runSteps.idx), asc(runSteps.id)).all());
+      }
+      return steps;
+    });
+  }
+
   runSteps(runId: string): RunStepRow[] {
     return this.guard('read run steps', () => this.statements.runSteps.all({ runId }));
   }
@@ -213,9 +262,9 @@ export class Store {
         if (link.endUrl !== undefined) changes = s.setEndUrl.run({ id: link.id, endUrl: link.endUrl }).changes;
         if (changes === 0) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
       }
-      const { changes } = s.finishRun.run({ ...input.run });
+      const { changes } = s.finishRun.run({ ...input.run, screenshotHash: input.run.screenshotHash ?? null });
       if (changes === 0) throw new Error(`run ${input.run.id} was never begun (call beginRun first)`);
-      for (const step of input.steps ?? []) s.insertStep.run({ ...step });
+      for (const step of input.steps ?? []) s.insertStep.run({ ...noImages, ...stripUndefined(step) });
     });
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads first can fail
     // with SQLITE_BUSY, without waiting, when another process writes in between.
@@ -227,6 +276,8 @@ export class Store {
     return guardStore(this.path, operation, fn);
   }
 }
+
+const noImages = Object.fromEntries(stepImageKeys.map((key) => [key, null])) as Record<StepImageKey, null>;
 
 /** Fills what the schema would default, since a prepared insert binds every column explicitly. */
 function withNodeDefaults(node: NewNodeRow): NodeRow {

@@ -1,0 +1,49 @@
+import { loadReport } from '../report/reportModel.js';
+import { totalsOf, type Totals } from '../report/totals.js';
+import { reportFilterOf, type ReportFilterOptions } from './reportFilter.js';
+import { openExistingStore } from './storeArgument.js';
+import { formatTable } from './table.js';
+
+export type StatsCommandOptions = ReportFilterOptions & { store: string; json?: boolean };
+
+/** `rote stats`: the report's totals in the terminal. */
+export function statsCommand(options: StatsCommandOptions): number {
+  const store = openExistingStore(options.store, 'stats');
+  try {
+    const model = loadReport(store, reportFilterOf(store, options, 'stats'));
+    const totals = totalsOf(model.runs);
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify({ scope: model.scope, ...totals })}\n`);
+      return 0;
+    }
+    process.stdout.write(`${describeTotals(totals, model.scope)}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+export function describeTotals(totals: Totals, scope: string): string {
+  const share = (value: number | null) => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
+  const ms = (value: number | null) => (value === null ? '-' : `${Math.round(value)} ms`);
+  const lines = [
+    `Runs: ${scope}`,
+    formatTable(
+      ['figure', 'value'],
+      [
+        ['runs', String(totals.runs)],
+        ['by status', Object.entries(totals.byStatus).filter(([, count]) => count > 0).map(([status, count]) => `${status} ${count}`).join(', ') || '-'],
+        ['fully replayed (of ended runs)', `${share(totals.replayedShare)} (${totals.byStatus.replayed} of ${totals.ended})`],
+        ['steps: cached / relocated / agent / re-joined', `${totals.steps.cached} / ${totals.steps.relocated} / ${totals.steps.agent} / ${totals.steps.rejoined}`],
+        ['agent calls / agent-only estimate', `${totals.agentCalls} / ${totals.agentOnlyCalls} (${totals.agentOnlyBasis === 'observed' ? `${totals.callsPerStep.toFixed(2)} calls per step, as agent runs here took` : 'one call per step'})`],
+        ['tokens / agent-only estimate', totals.agentOnlyTokens === null ? `${totals.tokens} / - (no agent reported tokens)` : `${totals.tokens} / ${totals.agentOnlyTokens}`],
+        ['median time: replayed run / agent run', `${ms(totals.medianReplayedMs)} / ${ms(totals.medianAgentMs)}`],
+      ],
+    ),
+  ];
+  if (totals.divergentTasks.length > 0) {
+    lines.push('', 'Tasks that diverge most:', formatTable(['divergences', 'runs', 'task'], totals.divergentTasks.map((entry) => [entry.divergences, entry.runs, entry.task])));
+    lines.push('', 'Steps that diverge most:', formatTable(['divergences', 'step', 'latest reason'], totals.divergentSteps.map((entry) => [entry.divergences, entry.step, entry.lastReason.split('\n')[0]!.slice(0, 100)])));
+  }
+  return lines.join('\n');
+}

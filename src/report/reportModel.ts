@@ -1,0 +1,245 @@
+import { actionSchema, describeAction } from '../actions/action.js';
+import type { NodeRow, RunRow, RunStepRow } from '../store/rows.js';
+import type { RunStatus } from '../store/schema.js';
+import type { SlotRow } from '../store/scheduleStore.js';
+import type { Store } from '../store/store.js';
+
+/** How a step came about, as a person reads it: a cached step right after the agent's is where the run re-joined the recorded path. */
+export const reportStepKinds = ['cached', 'relocated', 'agent', 'rejoined'] as const;
+export type ReportStepKind = (typeof reportStepKinds)[number];
+
+export type ReportStep = {
+  index: number;
+  kind: ReportStepKind;
+  /** The action as stored (parameter values as their templates). */
+  action: string;
+  intent: string | null;
+  /** Role and accessible name of the element acted on, as recorded. */
+  target: string | null;
+  durationMs: number;
+  thumb: string | null;
+  /** The screen the agent saw before the call this step came from. */
+  page: string | null;
+};
+
+export type ReportDivergence = {
+  /** The step (from 0) that could not be done from the cache. */
+  index: number;
+  nodeId: string | null;
+  action: string;
+  intent: string | null;
+  target: string | null;
+  reason: string;
+  expected: string | null;
+  actual: string | null;
+  diff: string | null;
+};
+
+export type ReportRun = {
+  id: string;
+  task: string;
+  taskId: string | null;
+  mode: string;
+  status: RunStatus;
+  startedAt: number;
+  durationMs: number | null;
+  agentCalls: number;
+  modelCalls: number;
+  tokens: number;
+  error: string | null;
+  screenshot: string | null;
+  steps: ReportStep[];
+  divergences: ReportDivergence[];
+  counts: Record<ReportStepKind, number>;
+  schedules: string[];
+};
+
+export type ReportNode = {
+  id: string;
+  action: string;
+  intent: string | null;
+  target: string | null;
+  hits: number;
+  misses: number;
+  lastUsedAt: number | null;
+  endsRun: boolean;
+  /** Where a detour re-joined the recorded path. */
+  resumeAtId: string | null;
+  children: ReportNode[];
+};
+
+export type ReportTask = { id: string; template: string; tags: string[]; startUrl: string; paramNames: string[]; roots: ReportNode[]; nodeCount: number };
+
+export type ReportSlot = { id: string; slotAt: number; status: SlotRow['status']; trigger: SlotRow['trigger']; reason: string | null; startedAt: number | null; endedAt: number | null; runIds: string[] };
+
+export type ReportSchedule = { name: string; cron: string; timezone: string; enabled: boolean; task: string; slots: ReportSlot[] };
+
+export type ReportModel = {
+  generatedAt: number;
+  /** What the report covers, in words ("runs since 2026-11-01 of schedule nightly"). */
+  scope: string;
+  runs: ReportRun[];
+  tasks: ReportTask[];
+  schedules: ReportSchedule[];
+};
+
+export type ReportFilter = { runIds?: readonly string[]; since?: number; scheduleName?: string; taskIds?: readonly string[] };
+
+/** Slots read per schedule: a night's worth of seconds-level slots would otherwise swamp the page. */
+const SLOTS_PER_SCHEDULE = 500;
+/** Nodes read per task for its trajectory tree. */
+const NODES_PER_TASK = 5000;
+
+/** Reads what a report shows from the store. Never writes. */
+export function loadReport(store: Store, filter: ReportFilter, now = Date.now()): ReportModel {
+  const schedules = store.schedules
+    .list()
+    .filter((row) => filter.scheduleName === undefined || row.name === filter.scheduleName)
+    .map((row): ReportSchedule => ({
+      name: row.name,
+      cron: row.cron,
+      timezone: row.timezone,
+      enabled: row.enabled,
+      task: taskOfJob(row.job),
+      slots: store.schedules.slots(row.id, SLOTS_PER_SCHEDULE).map((slot) => ({
+        id: slot.id,
+        slotAt: slot.slotAt,
+        status: slot.status,
+        trigger: slot.trigger,
+        reason: slot.reason,
+        startedAt: slot.startedAt,
+        endedAt: slot.endedAt,
+        runIds: runIdsOfSummary(slot.summary),
+      })),
+    }));
+  const schedulesOfRun = new Map<string, string[]>();
+  for (const schedule of schedules) for (const slot of schedule.slots) for (const id of slot.runIds) schedulesOfRun.set(id, [...new Set([...(schedulesOfRun.get(id) ?? []), schedule.name])]);
+
+  const scheduleRunIds = filter.scheduleName !== undefined ? [...schedulesOfRun.keys()] : undefined;
+  const ids = intersectIds(filter.runIds, scheduleRunIds);
+  const rows = ids && ids.length === 0 ? [] : store.findRuns({ ...(ids ? { ids } : {}), ...(filter.since !== undefined ? { since: filter.since } : {}), ...(filter.taskIds ? { taskIds: filter.taskIds } : {}) });
+  const stepsByRun = groupBy(store.stepsOfRuns(rows.map((run) => run.id)), (step) => step.runId);
+
+  const taskIds = [...new Set(rows.flatMap((run) => (run.taskId ? [run.taskId] : [])))];
+  const nodesById = new Map<string, NodeRow>();
+  const tasks = taskIds.flatMap((id): ReportTask[] => {
+    const task = store.getTask(id);
+    if (!task) return [];
+    const nodes = store.subtree(id, null, NODES_PER_TASK);
+    for (const node of nodes) nodesById.set(node.id, node);
+    return [{ id, template: task.taskTemplate, tags: task.tags, startUrl: task.startUrl, paramNames: task.paramNames, roots: treeOf(nodes), nodeCount: nodes.length }];
+  });
+
+  const runs = rows.map((run) => reportRun(run, stepsByRun.get(run.id) ?? [], nodesById, schedulesOfRun.get(run.id) ?? []));
+  return { generatedAt: now, scope: describeScope(filter), runs, tasks, schedules };
+}
+
+function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, NodeRow>, schedules: string[]): ReportRun {
+  const steps: ReportStep[] = [];
+  const divergences: ReportDivergence[] = [];
+  for (const row of rows) {
+    const node = row.nodeId ? nodes.get(row.nodeId) : undefined;
+    const target = targetOf(node);
+    if (row.outcome === 'diverged') {
+      divergences.push({ index: row.idx, nodeId: row.nodeId, action: describeStored(row.action), intent: row.intent, target, reason: row.reason ?? '', expected: row.expectedHash, actual: row.actualHash, diff: row.diffHash });
+      continue;
+    }
+    const previous = steps.at(-1);
+    const kind: ReportStepKind = row.kind !== 'agent' && previous?.kind === 'agent' ? 'rejoined' : row.kind;
+    steps.push({ index: row.idx, kind, action: describeStored(row.action), intent: row.intent, target, durationMs: row.durationMs, thumb: row.thumbHash, page: row.pageHash });
+  }
+  const counts = Object.fromEntries(reportStepKinds.map((kind) => [kind, steps.filter((step) => step.kind === kind).length])) as Record<ReportStepKind, number>;
+  return {
+    id: run.id,
+    task: run.task,
+    taskId: run.taskId,
+    mode: run.mode,
+    status: run.status,
+    startedAt: run.startedAt,
+    durationMs: run.durationMs,
+    agentCalls: run.agentCalls,
+    modelCalls: run.modelCalls,
+    tokens: run.inputTokens + run.outputTokens,
+    error: run.error,
+    screenshot: run.screenshotHash,
+    steps,
+    divergences,
+    counts,
+    schedules,
+  };
+}
+
+/** Children under their parents, most used first: the usual path on top, detours below it. */
+function treeOf(rows: readonly NodeRow[]): ReportNode[] {
+  const byParent = groupBy(rows, (row) => row.parentId ?? '');
+  const build = (parentId: string, seen: Set<string>): ReportNode[] =>
+    (byParent.get(parentId) ?? [])
+      .filter((row) => !seen.has(row.id))
+      .sort((a, b) => b.hits - a.hits || a.createdAt - b.createdAt)
+      .map((row) => ({
+        id: row.id,
+        action: describeStored(row.action),
+        intent: row.intent,
+        target: targetOf(row),
+        hits: row.hits,
+        misses: row.misses,
+        lastUsedAt: row.lastUsedAt,
+        endsRun: row.endsRun,
+        resumeAtId: row.resumeAtId,
+        children: build(row.id, new Set([...seen, row.id])),
+      }));
+  return build('', new Set());
+}
+
+/** A stored action in words; one that no longer reads as an action is named as such, not thrown. */
+export function describeStored(action: unknown): string {
+  const parsed = actionSchema.safeParse(action);
+  return parsed.success ? describeAction(parsed.data) : 'an action this version cannot read';
+}
+
+function targetOf(node: NodeRow | undefined): string | null {
+  const fingerprint = node?.fingerprint as { role?: unknown; name?: unknown } | null | undefined;
+  if (!fingerprint || typeof fingerprint.role !== 'string') return null;
+  return typeof fingerprint.name === 'string' && fingerprint.name !== '' ? `${fingerprint.role} "${fingerprint.name}"` : fingerprint.role;
+}
+
+function taskOfJob(job: unknown): string {
+  const task = (job as { task?: unknown } | null)?.task;
+  return typeof task === 'string' ? task : '';
+}
+
+/** The runs a slot's job made, from its stored summary (every attempt; older summaries list the last attempt of each row). */
+function runIdsOfSummary(summary: unknown): string[] {
+  const value = summary as { runIds?: unknown; results?: unknown } | null;
+  if (Array.isArray(value?.runIds)) return value.runIds.filter((id): id is string => typeof id === 'string');
+  if (!Array.isArray(value?.results)) return [];
+  return value.results.flatMap((row: { runId?: unknown }) => (typeof row?.runId === 'string' ? [row.runId] : []));
+}
+
+function intersectIds(a: readonly string[] | undefined, b: readonly string[] | undefined): readonly string[] | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const inB = new Set(b);
+  return a.filter((id) => inB.has(id));
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+function describeScope(filter: ReportFilter): string {
+  const parts = [
+    filter.runIds ? `${filter.runIds.length} chosen run${filter.runIds.length === 1 ? '' : 's'}` : 'all runs',
+    filter.since !== undefined ? `since ${new Date(filter.since).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '',
+    filter.scheduleName !== undefined ? `of schedule "${filter.scheduleName}"` : '',
+    filter.taskIds ? `of ${filter.taskIds.length === 1 ? 'one task' : `${filter.taskIds.length} tasks`}` : '',
+  ];
+  return parts.filter(Boolean).join(' ');
+}

@@ -1,0 +1,71 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { RoteError } from '../errors/roteError.js';
+import { dirname, join, resolve } from 'node:path';
+import type { Store } from '../store/store.js';
+import { ImageLinks } from './imageLinks.js';
+import { reportPaths } from './links.js';
+import { overviewPage } from './overviewPage.js';
+import { loadReport, type ReportFilter, type ReportModel } from './reportModel.js';
+import { runPage } from './runPage.js';
+import { schedulePage } from './schedulePage.js';
+import { taskPage } from './taskPage.js';
+import { totalsOf, type Totals } from './totals.js';
+
+export type WrittenReport = { dir: string; index: string; runs: number; files: number; bytes: number; totals: Totals };
+
+/**
+ * Writes a self-contained HTML report of the runs the filter picks into `dir`: an overview, a page
+ * per run, task and schedule, and the pictures they show, nothing outside the folder and nothing
+ * from the network. Written beside the folder and moved into place, so a reader (or the daemon's
+ * next refresh) never sees half a report.
+ */
+export function writeReport(store: Store, filter: ReportFilter, dir: string): WrittenReport {
+  const model = loadReport(store, filter);
+  return writeModel(store, model, dir);
+}
+
+/** Marks a folder as a rote report, so writing the next one may replace it. */
+const MARKER = 'rote-report.json';
+
+export function writeModel(store: Store, model: ReportModel, dir: string): WrittenReport {
+  const target = resolve(dir);
+  refuseForeignFolder(target);
+  const staging = `${target}.writing-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  const images = new ImageLinks(store);
+  const totals = totalsOf(model.runs);
+  const files: { path: string; content: string | Buffer }[] = [];
+  const scope = model.scope;
+  files.push({ path: 'index.html', content: overviewPage(model, totals) });
+  files.push({ path: MARKER, content: `${JSON.stringify({ generatedAt: new Date(model.generatedAt).toISOString(), scope: model.scope, runs: model.runs.length })}\n` });
+  for (const run of model.runs) files.push({ path: reportPaths.run(run.id), content: runPage(run, images, scope) });
+  for (const task of model.tasks) files.push({ path: reportPaths.task(task.id), content: taskPage(task, model.runs.filter((run) => run.taskId === task.id), scope) });
+  const knownRuns = new Set(model.runs.map((run) => run.id));
+  for (const schedule of model.schedules) files.push({ path: reportPaths.schedule(schedule.name), content: schedulePage(schedule, knownRuns, scope) });
+  for (const image of images.written()) files.push({ path: image.path, content: image.bytes });
+  let bytes = 0;
+  try {
+    for (const file of files) {
+      const path = join(staging, file.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.content);
+      bytes += typeof file.content === 'string' ? Buffer.byteLength(file.content) : file.content.length;
+    }
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return { dir: target, index: join(target, 'index.html'), runs: model.runs.length, files: files.length, bytes, totals };
+}
+
+/** Only an empty folder or an earlier report is replaced: `--out .` must never wipe a project. */
+function refuseForeignFolder(target: string): void {
+  if (!existsSync(target)) return;
+  if (!statSync(target).isDirectory()) throw new RoteError('invalid-argument', `rote report: --out ${target} is a file, not a folder`);
+  const entries = readdirSync(target);
+  if (entries.length > 0 && !entries.includes(MARKER)) {
+    throw new RoteError('invalid-argument', `rote report: --out ${target} is not empty and holds no earlier report (no ${MARKER}); give a new or empty folder`);
+  }
+}
