@@ -13,6 +13,11 @@ export async function cropThumbnail(png: Buffer): Promise<Buffer> {
   return sharp(png).webp({ quality: THUMBNAIL_QUALITY }).toBuffer();
 }
 
-export async function screenThumbnail(png: Buffer, width = SCREEN_THUMBNAIL_WIDTH): Promise<Buffer> {
-  return sharp(png).resize({ width, withoutEnlargement: true }).webp({ quality: THUMBNAIL_QUALITY }).toBuffer();
+export async function screenThumbnail(png: Buffer): Promise<Buffer> {
+  return sharp(png).resize({ width: SCREEN_THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: THUMBNAIL_QUALITY }).toBuffer();
+}
+
+/** A whole screen that is read, not glanced at (a failed run's last): full size, lossy. */
+export async function screenPicture(png: Buffer): Promise<Buffer> {
+  return sharp(png).webp({ quality: THUMBNAIL_QUALITY }).toBuffer();
 }

@@ -16,6 +16,7 @@ export type JobArgs = {
   model?: string;
   mode?: string;
   timeout?: number;
+  report?: string;
 };
 
 /** The job the arguments describe, validated (zod) with messages naming the option. */
@@ -33,6 +34,7 @@ export function specFrom(task: string, options: JobArgs, where: string, headed =
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.retry !== undefined || options.backoff !== undefined ? { retry: { attempts: options.retry ?? 1, backoffMs: options.backoff ?? 2_000 } } : {}),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    ...(options.report !== undefined ? { report: options.report } : {}),
     headed,
   });
   if (options.backoff !== undefined && options.retry === undefined) throw new RoteError('invalid-argument', `${where}: --backoff sets the wait between attempts; give --retry N (N > 1) too`);
@@ -58,5 +60,6 @@ const OPTION_NAMES: Record<string, string> = {
   concurrency: `--concurrency`,
   retry: '--retry / --backoff',
   timeout: '--timeout',
+  report: '--report',
 };
 

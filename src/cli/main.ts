@@ -52,6 +52,7 @@ function jobOptions(command: Command): Command {
     .option('--model <name>', `with --agent openai (default ${DEFAULT_MODEL}); OPENAI_API_KEY and OPENAI_BASE_URL from the environment`)
     .addOption(new Option('--mode <mode>', 'auto: the agent where needed; replay-only: never the agent').choices(['auto', 'replay-only']))
     .option('--timeout <ms>', "each run's deadline", positiveInteger)
+    .option('--report <dir>', 'write an HTML report when the job ends (rote run: of its runs; a schedule: of all its slots, kept up to date by the daemon)')
     .option('--store <path>', 'SQLite file', '.rote/rote.db');
 }
 

@@ -1,5 +1,6 @@
 import { RoteError } from '../errors/roteError.js';
 import { Rote } from '../rote.js';
+import { checkReportFolder, writeReport } from '../report/writeReport.js';
 import { mayPass, succeeded, type RowOutcome } from '../scheduler/batch.js';
 import { unattendedBrowsers } from '../scheduler/browserSupply.js';
 import type { JobSpec } from '../scheduler/jobSpec.js';
@@ -36,6 +37,7 @@ export async function runCommand(taskReference: string, options: RunCommandOptio
     const spec = specFrom(taskReference, options, where, options.headed ?? false);
     if (options.retryFailed !== undefined && spec.rowsFile === undefined) throw new RoteError('invalid-argument', `${where}: --retry-failed writes the rows to run again; it needs --rows`);
     if (options.retryFailed !== undefined && !rowsFormatOf(options.retryFailed)) throw new RoteError('invalid-argument', `${where}: --retry-failed "${options.retryFailed}" must end in ${ROWS_FORMATS.join(', ')} (the rows are written in that format, to run again with --rows)`);
+    if (spec.report !== undefined) checkReportFolder(spec.report, where);
     const rote = await Rote.open({ store: options.store });
     try {
       const job = await prepareJob(spec, rote.store, io.env, where);
@@ -71,6 +73,10 @@ async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions,
     await browsers.close();
   }
   if (options.retryFailed) writeRetryFile(options.retryFailed, job, summary);
+  if (spec.report) {
+    const written = writeReport(rote.store, { runIds: summary.runIds }, spec.report);
+    say(`Report of ${written.runs} run${written.runs === 1 ? '' : 's'}: ${written.index}`);
+  }
   if (json) io.out(`${JSON.stringify(summary)}\n`);
   else printSummary(summary, say, options.retryFailed);
   return summary.succeeded === summary.rows ? EXIT.ok : EXIT.runsFailed;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { checkReportFolder } from '../report/writeReport.js';
 import { RoteError } from '../errors/roteError.js';
 import { Rote } from '../rote.js';
 import { unattendedBrowsers } from '../scheduler/browserSupply.js';
@@ -35,6 +36,7 @@ export async function scheduleAdd(name: string, task: string, options: ScheduleA
     const timezone = options.tz ?? 'UTC';
     checkCron(options.cron, timezone, where);
     const spec = absolutePaths(specFrom(task, options, where));
+    if (spec.report !== undefined) checkReportFolder(spec.report, where);
     const onFailure = options.onFailure === undefined ? null : parseOnFailure(options.onFailure);
     if (onFailure && 'problem' in onFailure) throw new RoteError('invalid-argument', `${where}: ${onFailure.problem}`);
     const rote = await Rote.open({ store: options.store });
@@ -158,6 +160,7 @@ function absolutePaths(spec: JobSpec): JobSpec {
     ...spec,
     ...(spec.rowsFile ? { rowsFile: resolve(spec.rowsFile) } : {}),
     ...(spec.paramsFile ? { paramsFile: resolve(spec.paramsFile) } : {}),
+    ...(spec.report ? { report: resolve(spec.report) } : {}),
     ...(isRecordingFolder(spec.task) ? { task: resolve(spec.task) } : {}),
   };
 }

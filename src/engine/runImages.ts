@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cropThumbnail, screenThumbnail } from '../checks/thumbnail.js';
+import { cropThumbnail, screenPicture, screenThumbnail } from '../checks/thumbnail.js';
 import type { NewBlob } from '../store/rows.js';
 import type { Divergence } from './runResult.js';
 
@@ -57,6 +57,6 @@ export async function encodeRunImages(input: { steps: ReadonlyMap<number, StepPi
     divergences.set(index, hashes);
   });
   // The last screen of a failed run is read, not glanced at: kept at full width.
-  const screenshotHash = keep(await encode(input.finalScreen, (png) => screenThumbnail(png, Number.MAX_SAFE_INTEGER)));
+  const screenshotHash = keep(await encode(input.finalScreen, screenPicture));
   return { blobs: [...blobs].map(([hash, bytes]) => ({ hash, bytes })), steps, divergences, ...(screenshotHash ? { screenshotHash } : {}) };
 }

@@ -29,7 +29,7 @@ const MARKER = 'rote-report.json';
 
 export function writeModel(store: Store, model: ReportModel, dir: string): WrittenReport {
   const target = resolve(dir);
-  refuseForeignFolder(target);
+  checkReportFolder(target, 'rote report');
   const staging = `${target}.writing-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   const images = new ImageLinks(store);
@@ -60,12 +60,17 @@ export function writeModel(store: Store, model: ReportModel, dir: string): Writt
   return { dir: target, index: join(target, 'index.html'), runs: model.runs.length, files: files.length, bytes, totals };
 }
 
-/** Only an empty folder or an earlier report is replaced: `--out .` must never wipe a project. */
-function refuseForeignFolder(target: string): void {
+/**
+ * Only a new or empty folder, or an earlier report, is written to: a report replaces the folder,
+ * and `--out .` must never wipe a project. Called before a job runs, too, so a bad folder is a
+ * usage error before anything happens.
+ */
+export function checkReportFolder(dir: string, where: string): void {
+  const target = resolve(dir);
   if (!existsSync(target)) return;
-  if (!statSync(target).isDirectory()) throw new RoteError('invalid-argument', `rote report: --out ${target} is a file, not a folder`);
+  if (!statSync(target).isDirectory()) throw new RoteError('invalid-argument', `${where}: the report folder ${target} is a file, not a folder`);
   const entries = readdirSync(target);
   if (entries.length > 0 && !entries.includes(MARKER)) {
-    throw new RoteError('invalid-argument', `rote report: --out ${target} is not empty and holds no earlier report (no ${MARKER}); give a new or empty folder`);
+    throw new RoteError('invalid-argument', `${where}: the report folder ${target} is not empty and holds no earlier report (no ${MARKER}); give a new or empty folder`);
   }
 }

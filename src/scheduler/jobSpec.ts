@@ -32,6 +32,8 @@ export const jobSpecSchema = z
     /** Each run's deadline, ms. */
     timeout: z.number().int().positive().optional(),
     headed: z.boolean().default(false),
+    /** A folder to write an HTML report to when the job ends: of its runs (`rote run`), or of the schedule's (a schedule). */
+    report: z.string().min(1).optional(),
   })
   .strict();
 

@@ -3,6 +3,7 @@ import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import type { Rote } from '../rote.js';
 import type { ScheduleRow, SlotTrigger } from '../store/scheduleStore.js';
 import type { SlotStatus } from '../store/schema.js';
+import { writeReport } from '../report/writeReport.js';
 import { failureNotice } from './failureNotice.js';
 import type { BrowserSupply } from './browserSupply.js';
 import { describeTotals, firstProblem, summarizeJob, type JobSummary } from './jobSummary.js';
@@ -48,6 +49,14 @@ export async function runSlot(deps: SlotDeps, schedule: Schedule, row: ScheduleR
     const env = Object.fromEntries(Object.entries(deps.env).filter(([name]) => !withheld.has(name)));
     const problem = await notifyFailure(schedule.onFailure, failureNotice(row.name, slotId, ended), env);
     ended.notified = problem ? `the failure notice was not delivered: ${problem}` : 'the failure notice was delivered';
+  }
+  if (schedule.job.report) {
+    // The schedule's report is kept up to date after every slot; a report that cannot be written never fails the slot.
+    try {
+      writeReport(rote.store, { scheduleName: row.name }, schedule.job.report);
+    } catch (error) {
+      log(`${row.name}: the report at ${schedule.job.report} could not be written: ${firstLineOf(messageOf(error))}`);
+    }
   }
   log(`${row.name}: slot ${iso(slotAt)} ${ended.status}${describeSummary(ended.summary)}${ended.reason ? `: ${ended.reason}` : ''}${ended.notified ? `; ${ended.notified}` : ''}`);
   return ended;
