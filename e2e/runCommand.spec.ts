@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { expect } from '@playwright/test';
 import { DEMO_PATIENTS, INTAKE_TASK } from '../src/demo/patients.js';
 import type { JobSummary } from '../src/scheduler/jobSummary.js';
@@ -36,10 +38,17 @@ test('rote run with parameters: 0 when replayed, 1 when it diverges, 2 for a usa
 test('a CSV batch of 12 rows, 3 at once: every row submitted with its values, the summary parsed from --json', async ({ app, recorded, file }) => {
   const rows = patients(12);
   const csv = file('patients.csv', patientsCsv(rows));
-  const result = await cli(['run', INTAKE_TASK, '--url', app.url, '--rows', csv, '--concurrency', '3', '--json', '--store', recorded.store]);
+  const reportDir = join(dirname(csv), 'report');
+  const result = await cli(['run', INTAKE_TASK, '--url', app.url, '--rows', csv, '--concurrency', '3', '--json', '--report', reportDir, '--store', recorded.store]);
   expect(result.code, result.stderr).toBe(0);
   const summary = JSON.parse(lastLine(result.stdout)) as JobSummary;
   expect(summary).toMatchObject({ rows: 12, succeeded: 12, replayed: 12, failed: 0, agentCalls: 0 });
+  // The batch's report: its 12 runs and nothing else; rote stats reads the same totals.
+  expect(readdirSync(join(reportDir, 'runs')).sort()).toEqual(summary.runIds.map((id) => `${id}.html`).sort());
+  expect(readFileSync(join(reportDir, 'index.html'), 'utf8')).toContain('12 of 12 runs');
+  const stats = await cli(['stats', '--json', '--run', ...summary.runIds.flatMap((id, i) => (i === 0 ? [id.slice(0, 8)] : ['--run', id])), '--store', recorded.store]);
+  expect(stats.code, stats.stderr).toBe(0);
+  expect(JSON.parse(stats.stdout)).toMatchObject({ runs: 12, replayedShare: 1, agentCalls: 0, byStatus: { replayed: 12 } });
   expect(summary.results.map((row) => row.row)).toEqual(rows.map((_, i) => i + 1));
   expect(serverProblems(app, rows)).toEqual([]);
   expect(app.submissions).toHaveLength(12);
@@ -61,6 +70,7 @@ test('bad input is one error naming the problem, exit 2, and nothing runs', asyn
       args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('row7.csv', good.map((line, i) => (i === 7 ? line.replace(/,(true|false),/, ',maybe,') : line)).join('\n'))],
       message: /row 7 \(line 8\).*params\.reminders must be a boolean.*got "maybe"/,
     },
+    { name: 'a report folder that holds other files', args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('ok.csv', good.join('\n')), '--report', dirname(file('keep/notes.txt', 'mine'))], message: /the report folder .*keep is not empty and holds no earlier report/ },
     { name: 'a secret whose variable is unset', args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('ok.csv', good.join('\n')), '--secret', 'notes=env:ROTE_TEST_UNSET_SECRET'], message: /secret "notes": the environment variable ROTE_TEST_UNSET_SECRET is not set/ },
   ];
   const runsBefore = readStore(recorded.store, (store) => store.listRuns(1000).length);

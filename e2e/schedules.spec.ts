@@ -1,8 +1,11 @@
 import { expect } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { INTAKE_TASK } from '../src/demo/patients.js';
+import type { JobSummary } from '../src/scheduler/jobSummary.js';
 import type { SlotRow } from '../src/store/scheduleStore.js';
 import { cli, startCli } from './support/cliProcess.js';
 import { patients, patientsCsv, readStore, serverProblems, test } from './support/unattended.js';
@@ -23,7 +26,8 @@ const slotsOf = (store: string, name: string): SlotRow[] =>
 test('a schedule by the second fires and is recorded; a slot that comes while the last still runs is skipped', async ({ app, recorded, file }) => {
   const rows = patients(3);
   const csv = file('rows.csv', patientsCsv(rows));
-  const added = await cli(['schedule', 'add', 'intake', INTAKE_TASK, '--cron', '*/2 * * * * *', '--url', app.url, '--rows', csv, '--store', recorded.store]);
+  const reportDir = join(dirname(csv), 'intake-report');
+  const added = await cli(['schedule', 'add', 'intake', INTAKE_TASK, '--cron', '*/2 * * * * *', '--url', app.url, '--rows', csv, '--report', reportDir, '--store', recorded.store]);
   expect(added.code, added.stderr).toBe(0);
   expect(added.stdout).toMatch(/^Added schedule "intake": "Register patient \{\{firstName\}\} \{\{lastName\}\} in the intake form" \(3 rows\) at \*\/2 \* \* \* \* \* \(UTC\), next /);
   const daemon = startCli(['daemon', '--store', recorded.store]);
@@ -42,6 +46,18 @@ test('a schedule by the second fires and is recorded; a slot that comes while th
   expect(slots.filter((slot) => slot.status === 'succeeded').length).toBeGreaterThanOrEqual(1);
   expect(slots.some((slot) => slot.status === 'skipped' && slot.reason === 'the slot before it was still running')).toBe(true);
   expect(serverProblems(app, rows)).toEqual([]);
+  // The daemon kept the schedule's report up to date: its slots, and a page for each run they made.
+  const scheduleFiles = readdirSync(join(reportDir, 'schedules'));
+  expect(scheduleFiles).toHaveLength(1);
+  const schedulePage = readFileSync(join(reportDir, 'schedules', scheduleFiles[0]!), 'utf8');
+  expect(schedulePage).toContain('Schedule intake');
+  expect(schedulePage).toContain('skipped');
+  const slotRuns = slots.flatMap((slot) => (slot.summary as JobSummary | null)?.runIds ?? []);
+  expect(slotRuns.length).toBeGreaterThanOrEqual(3);
+  const reported = readdirSync(join(reportDir, 'runs')).map((name) => name.replace(/\.html$/, ''));
+  // Written after each slot: the runs of every slot but one still under way at the stop are in it.
+  expect(reported.length).toBeGreaterThanOrEqual(3);
+  expect(reported.every((id) => slotRuns.includes(id))).toBe(true);
   const listed = await cli(['schedule', 'ls', '--store', recorded.store]);
   expect(listed.stdout).toMatch(/intake\s+\*\/2 \* \* \* \* \*\s+UTC/);
 });

@@ -1,7 +1,7 @@
 import { test as base } from '@playwright/test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startIntakeApp, type IntakeApp } from '../../src/demo/app/server.js';
 import { demoAgent } from '../../src/demo/demoAgent.js';
 import { DEMO_PATIENTS, INTAKE_TASK, submissionProblems, type PatientParams } from '../../src/demo/patients.js';
@@ -58,6 +58,7 @@ export const test = base.extend<Fixtures>({
   file: async ({ dir }, use) => {
     await use((name, text) => {
       const path = join(dir, name);
+      mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text);
       return path;
     });
