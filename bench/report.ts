@@ -52,5 +52,10 @@ export function printReport(results: BenchResults, say: (line: string) => void):
     ),
   );
   say(`memory per extra context: about ${results.batch.perExtraContextMiB} MiB (process tree idle: ${results.batch.idleTreeMiB} MiB)`);
+  const report = results.report;
+  say(
+    `report of ${report.runs.toLocaleString('en')} runs (copied from ${report.sourceRuns.length} real runs: ${report.sourceRuns.join(', ')}): ${(report.bytes / 2 ** 20).toFixed(1)} MiB in ${report.files} files, written in ${report.writeMs} ms; ` +
+      `headless Chromium paints the overview in ${report.firstPaintMs} ms (median of ${report.loads} loads, target < 2000 ms: ${report.firstPaintMs < 2000 ? 'met' : 'MISSED'}), load event at ${report.loadMs} ms; pictures kept for the report: ${(report.pictureBytesPerRunStep / 1024).toFixed(1)} KB per run step`,
+  );
   say(`measured ${results.measuredAt} on ${results.machine.cpus} x ${results.machine.cpuModel}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}, ${results.machine.platform}: ${results.command}`);
 }

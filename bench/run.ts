@@ -20,6 +20,10 @@ import { quickPlan } from './quickPlan.js';
 import { summarize, type Summary } from './summary.js';
 import { printReport } from './report.js';
 import { measureBatch, type BatchFigures } from './batch.js';
+import { measureReportLoad, type ReportFigures } from './reportLoad.js';
+
+/** The report figure: a report of 1,000 runs (the issue's figure). */
+const REPORT_RUNS = 1000;
 
 /** The batch figure: 50 rows at 1, 2 and 4 contexts at once (the issue's figure). */
 const BATCH_ROWS = 50;
@@ -40,6 +44,8 @@ export type BenchResults = {
   bytesPerStep: { steps: number; storeBytes: number; perStep: number };
   /** Rows per minute of a batch on the demo app at 1, 2 and 4 contexts at once, and its memory. */
   batch: BatchFigures;
+  /** A report of 1,000 runs: its size, and how fast headless Chromium paints its overview. */
+  report: ReportFigures;
   summary: Summary;
 };
 
@@ -132,7 +138,13 @@ async function perturbations(browser: Browser, state: AppState, options: BenchOp
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   for (const arg of argv) {
-    if (arg !== '--quick' && arg !== '--json' && arg !== '--batch-only') throw new Error(`bench: unknown option ${JSON.stringify(arg)} (expected --quick, --json, --batch-only)`);
+    if (arg !== '--quick' && arg !== '--json' && arg !== '--batch-only' && arg !== '--report-only') throw new Error(`bench: unknown option ${JSON.stringify(arg)} (expected --quick, --json, --batch-only, --report-only)`);
+  }
+  if (argv.includes('--report-only')) {
+    // For working on the report figure alone: printed, nothing written but the README's screenshots.
+    const report = await measureReportLoad(REPORT_RUNS, join(process.cwd(), 'bench', 'results'), (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return;
   }
   if (argv.includes('--batch-only')) {
     // For working on the batch figure alone: printed, nothing written.
@@ -177,6 +189,7 @@ async function main(): Promise<void> {
   }
   // The batch alone on the machine, after the matrix: its rows per minute are what N contexts buy.
   const batch = await measureBatch(options.quick ? 10 : BATCH_ROWS, BATCH_LEVELS, log);
+  const report = await measureReportLoad(REPORT_RUNS, join(process.cwd(), 'bench', 'results'), log);
   log('cache lookup: filling a store with 100,000 trajectories');
   const lookup = measureLookup(100_000, options.quick ? 3 : 8, 10_000);
   log(`all done in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -192,6 +205,7 @@ async function main(): Promise<void> {
     lookup,
     bytesPerStep: { steps: storedSteps, storeBytes, perStep: storedSteps > 0 ? Math.round(storeBytes / storedSteps) : 0 },
     batch,
+    report,
     summary: summarize(cells, pairs, lookup, storedSteps > 0 ? storeBytes / storedSteps : 0),
   };
   // npm runs scripts from the package root.

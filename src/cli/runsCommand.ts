@@ -12,8 +12,9 @@ export function runsCommand(options: { store: string; limit: number; json?: bool
     }
     process.stdout.write(
       `${formatTable(
-        ['started', 'status', 'cached', 'relocated', 'agent', 'calls', 'ms', 'task'],
-        runs.map((run) => [new Date(run.startedAt).toISOString(), run.status, run.cachedSteps, run.relocatedSteps, run.agentSteps, run.agentCalls, run.durationMs ?? 0, run.task]),
+        ['run', 'started', 'status', 'cached', 'relocated', 'agent', 'calls', 'ms', 'task'],
+        // The id's first 8 characters: what `rote report --run` takes (a unique prefix) and a report shows.
+        runs.map((run) => [run.id.slice(0, 8), new Date(run.startedAt).toISOString(), run.status, run.cachedSteps, run.relocatedSteps, run.agentSteps, run.agentCalls, run.durationMs ?? 0, run.task]),
       )}\n`,
     );
     return 0;

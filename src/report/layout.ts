@@ -16,7 +16,8 @@ a { color: #0969da; }
 .muted { color: #656d76; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); gap: 10px; }
 .card { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 10px 12px; }
-.card .value { font-size: 22px; font-weight: 600; }
+.card .value { font-size: 22px; font-weight: 600; white-space: nowrap; }
+.card .value.long { font-size: 17px; line-height: 29px; }
 .card .label { color: #656d76; font-size: 12px; }
 .card .note { color: #656d76; font-size: 12px; margin-top: 2px; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 10px; }

@@ -37,7 +37,8 @@ ${schedulesTable(model)}
 }
 
 function totalsCards(totals: Totals): Markup {
-  const card = (value: string, label: string, note?: Markup | string) => html`<div class="card"><div class="value">${value}</div><div class="label">${label}</div>${note ? html`<div class="note">${note}</div>` : ''}</div>`;
+  // A long figure (four step counts) gets a smaller type, so a card never wraps mid-figure.
+  const card = (value: string, label: string, note?: Markup | string) => html`<div class="card"><div class="value${value.length > 14 ? ' long' : ''}">${value}</div><div class="label">${label}</div>${note ? html`<div class="note">${note}</div>` : ''}</div>`;
   const saved = totals.agentOnlyCalls > 0 ? 1 - totals.agentCalls / totals.agentOnlyCalls : null;
   const speedup = totals.medianReplayedMs && totals.medianAgentMs ? totals.medianAgentMs / totals.medianReplayedMs : null;
   return html`<div class="cards" id="totals">
