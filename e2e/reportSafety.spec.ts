@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
 import type { Agent } from '../src/agent/agent.js';
 import { scriptedAgent } from '../src/agent/scriptedAgent.js';
 import { secret } from '../src/params/secret.js';
@@ -21,16 +22,20 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 const AT = { claim: { x: 20, y: 40 }, pin: { x: 20, y: 90 }, submit: { x: 20, y: 140 } };
 const centre = (at: { x: number; y: number }) => ({ x: at.x + 110, y: at.y + 15 });
 
-/** The claims page: the text shown as text (escaped in the source), the PIN echoed in plain text right against the Submit button. */
-function claimsPage(covered: boolean): string {
+/**
+ * The claims page: the text shown as text (escaped in the source), the PIN echoed in plain
+ * magenta text right against the Submit button (no other magenta on the page, so a picture that
+ * shows it unpainted is found by its colour).
+ */
+function claimsPage(covered: boolean, submitLabel: string): string {
   const place = (at: { x: number; y: number }) => `position:absolute;left:${at.x}px;top:${at.y}px;width:220px;height:30px;box-sizing:border-box;margin:0`;
   return `<!doctype html><html><head><title>${escapeHtml(TITLE)}</title></head><body style="margin:0;font:14px sans-serif">
 <form method="post" action="/claims">
 <label for="claim" style="position:absolute;left:20px;top:20px">${escapeHtml(LABEL)}</label>
 <input id="claim" name="claim" style="${place(AT.claim)}">
 <input id="pin" name="pin" type="password" aria-label="PIN" style="${place(AT.pin)}">
-<button type="submit" style="${place(AT.submit)}">Submit</button>
-<span id="echo" style="position:absolute;left:243px;top:${AT.submit.y + 6}px;white-space:nowrap"></span>
+<button type="submit" style="${place(AT.submit)}">${submitLabel}</button>
+<span id="echo" style="position:absolute;left:243px;top:${AT.submit.y + 6}px;white-space:nowrap;color:#ff00ff;font:bold 18px sans-serif"></span>
 </form>
 ${covered ? '<div style="position:fixed;inset:0;background:rgba(0,0,0,0.35)"></div>' : ''}
 <script>
@@ -40,7 +45,7 @@ pin.addEventListener('input', function () { document.getElementById('echo').text
 }
 
 async function startClaimsApp() {
-  const state = { covered: false, claims: [] as { claim: string; pin: string }[] };
+  const state = { covered: false, submitLabel: 'Submit', claims: [] as { claim: string; pin: string }[] };
   const server = createServer((req, res) => {
     if (req.method === 'POST') {
       let body = '';
@@ -53,7 +58,7 @@ async function startClaimsApp() {
       return;
     }
     if (req.url === '/done') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Done</title><h1>Claim filed</h1>');
-    res.writeHead(200, { 'content-type': 'text/html' }).end(claimsPage(state.covered));
+    res.writeHead(200, { 'content-type': 'text/html' }).end(claimsPage(state.covered, state.submitLabel));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/claims`;
@@ -74,6 +79,17 @@ const failingAgent: Agent = {
     throw new Error(ERROR);
   },
 };
+
+/** Pixels of the echo's colour (#ff00ff), also under the dark overlay or lossy compression. */
+async function magentaPixels(image: Buffer): Promise<number> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let count = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+    if (r > 110 && b > 110 && g < 70 && Math.abs(r - b) < 50) count++;
+  }
+  return count;
+}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -98,8 +114,12 @@ test('page text with markup is shown as text in the report, and no byte of the r
     app.covered = true;
     const diverged = await run('C-300', PINS[2], { mode: 'replay-only' });
     expect(diverged.status).toBe('diverged');
+    // Fails after the PIN is typed: the Submit button is renamed, the agent is down; the last screen shows the echo.
+    app.covered = false;
+    app.submitLabel = 'Send';
     const failed = await run('C-400', PINS[3], { agent: failingAgent });
     expect(failed.status).toBe('failed');
+    expect(failed.cachedSteps).toBe(4);
 
     const dir = testInfo.outputPath('report');
     writeReport(rote.store, {}, dir);
@@ -112,6 +132,13 @@ test('page text with markup is shown as text in the report, and no byte of the r
       const bytes = readFileSync(file);
       for (const pin of PINS) expect(bytes.includes(pin), `${file} holds a secret`).toBe(false);
     }
+
+    // No picture shows the echoed PIN: wherever a secret showed, it was painted over before it was stored.
+    const pictures = files.filter((file) => /\.(png|webp)$/.test(file));
+    expect(pictures.some((file) => file.includes('images'))).toBe(true);
+    for (const file of pictures) expect(await magentaPixels(readFileSync(file)), `${file} shows the secret's magenta echo`).toBe(0);
+    const failedRun = rote.store.findRuns({ ids: [failed.runId] })[0]!;
+    expect(failedRun.screenshotHash, 'the failed run kept its last screen').toBeTruthy();
 
     // Every page opens with its markup as text: no script of the page's ran, no image but the report's own.
     const page = await context.newPage();

@@ -33,11 +33,13 @@ const FIND_REGIONS = `(function (wanted, within) {
  * controls holding a value and text nodes containing it. These are masked in visual checks
  * so a replay with new values is not a false divergence; nothing else is masked.
  */
-export async function paramRegions(page: Page, values: readonly string[], within: Box): Promise<Box[]> {
+export async function paramRegions(page: Page, values: readonly string[], within: Box, options: { strict?: boolean } = {}): Promise<Box[]> {
   // Very short values ("1", "a") would mask half a page; they are only masked where a control holds exactly them.
   const wanted = [...new Set(values.filter((value) => value.trim().length > 0))];
   if (wanted.length === 0) return [];
-  const boxes = (await page.evaluate(`${FIND_REGIONS}(${JSON.stringify(wanted)}, ${JSON.stringify(within)})`).catch(() => [])) as Box[];
+  // Strict: a lookup that fails (a page mid-navigation) throws, for a picture that is kept only if it is known clean.
+  const found = page.evaluate(`${FIND_REGIONS}(${JSON.stringify(wanted)}, ${JSON.stringify(within)})`);
+  const boxes = (await (options.strict ? found : found.catch(() => []))) as Box[];
   return boxes.flatMap((box) => {
     const inside = intersect(box, within);
     return inside ? [roundBox({ ...inside, x: inside.x - within.x, y: inside.y - within.y })] : [];

@@ -19,10 +19,11 @@ const FIND_PASSWORDS = `(function (within) {
  * Boxes inside `within`, relative to it, that must never be seen in a screenshot: password
  * fields, and wherever the page shows a secret parameter's value.
  */
-export async function secretRegions(page: Page, params: BoundParams, within: Box): Promise<Box[]> {
+export async function secretRegions(page: Page, params: BoundParams, within: Box, options: { strict?: boolean } = {}): Promise<Box[]> {
   const values = params.secretValues();
-  const shown = values.length > 0 ? await paramRegions(page, values, within) : [];
-  const passwords = ((await page.evaluate(`${FIND_PASSWORDS}(${JSON.stringify(within)})`).catch(() => [])) as Box[]).flatMap((box) => {
+  const shown = values.length > 0 ? await paramRegions(page, values, within, options) : [];
+  const lookup = page.evaluate(`${FIND_PASSWORDS}(${JSON.stringify(within)})`);
+  const passwords = ((await (options.strict ? lookup : lookup.catch(() => []))) as Box[]).flatMap((box) => {
     const inside = intersect(box, within);
     return inside ? [roundBox({ ...inside, x: inside.x - within.x, y: inside.y - within.y })] : [];
   });
@@ -48,9 +49,12 @@ export async function paintBoxes(png: Buffer, boxes: readonly Box[], scale = 1):
   return sharp(png).composite(overlays).png().toBuffer();
 }
 
-/** A viewport screenshot with password fields and shown secrets painted over. */
-export async function maskScreenshot(page: Page, png: Buffer, params: BoundParams, viewport: { width: number; height: number }): Promise<Buffer> {
-  const boxes = await secretRegions(page, params, { x: 0, y: 0, width: viewport.width, height: viewport.height });
+/**
+ * A viewport screenshot with password fields and shown secrets painted over. Strict: when the
+ * page cannot be searched for them, throws rather than return a picture that may show one.
+ */
+export async function maskScreenshot(page: Page, png: Buffer, params: BoundParams, viewport: { width: number; height: number }, options: { strict?: boolean } = {}): Promise<Buffer> {
+  const boxes = await secretRegions(page, params, { x: 0, y: 0, width: viewport.width, height: viewport.height }, options);
   if (boxes.length === 0) return png;
   const { width } = await sharp(png).metadata();
   return paintBoxes(png, boxes, width ? width / viewport.width : 1);

@@ -14,5 +14,6 @@ describe('parseSince', () => {
   it('refuses what is not a date, naming the option and the value', () => {
     expect(() => parseSince('yesterday', 'stats', now)).toThrow('rote stats: --since "yesterday" is not a date');
     expect(() => parseSince('2026-13-45', 'report', now)).toThrow('--since "2026-13-45" is not a date');
+    expect(() => parseSince('2026-02-30', 'report', now)).toThrow('--since "2026-02-30" is not a date');
   });
 });

@@ -43,7 +43,10 @@ export function parseSince(value: string, command: string, now = Date.now()): nu
   if (relative) return now - Number(relative[1]) * UNIT_MS[relative[2] as keyof typeof UNIT_MS];
   const iso = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(value.trim());
   const at = iso ? Date.parse(iso[1] ? value.trim().replace(' ', 'T') : `${value.trim().replace(' ', 'T')}${value.trim().length === 10 ? 'T00:00' : ''}Z`) : Number.NaN;
-  if (Number.isNaN(at)) {
+  // Date.parse rolls 2026-02-30 over to March: a day that is not in its month is refused.
+  const [year, month, day] = value.trim().slice(0, 10).split('-').map(Number) as [number, number, number];
+  const real = new Date(Date.UTC(year, month - 1, day));
+  if (Number.isNaN(at) || real.getUTCMonth() !== month - 1 || real.getUTCDate() !== day) {
     throw new RoteError('invalid-argument', `rote ${command}: --since ${JSON.stringify(value)} is not a date; expected 2026-11-01, 2026-11-01T08:00 (UTC unless a zone is given) or a span back from now such as 12h or 7d`);
   }
   return at;

@@ -1,4 +1,5 @@
 import { RoteError } from '../errors/roteError.js';
+import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { Rote } from '../rote.js';
 import { checkReportFolder, writeReport } from '../report/writeReport.js';
 import { mayPass, succeeded, type RowOutcome } from '../scheduler/batch.js';
@@ -74,8 +75,13 @@ async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions,
   }
   if (options.retryFailed) writeRetryFile(options.retryFailed, job, summary);
   if (spec.report) {
-    const written = writeReport(rote.store, { runIds: summary.runIds }, spec.report);
-    say(`Report of ${written.runs} run${written.runs === 1 ? '' : 's'}: ${written.index}`);
+    // The runs have run: a report that cannot be written is a warning, never another exit code or a lost summary.
+    try {
+      const written = writeReport(rote.store, { runIds: summary.runIds }, spec.report);
+      say(`Report of ${written.runs} run${written.runs === 1 ? '' : 's'}: ${written.index}`);
+    } catch (error) {
+      io.err(`rote run: the report could not be written to ${spec.report}: ${firstLineOf(messageOf(error))}\n`);
+    }
   }
   if (json) io.out(`${JSON.stringify(summary)}\n`);
   else printSummary(summary, say, options.retryFailed);

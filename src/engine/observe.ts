@@ -25,7 +25,19 @@ export async function observe(input: {
 }): Promise<Observation> {
   const { page, params, ledger } = input;
   const viewport = input.seen?.viewport ?? page.viewportSize() ?? (await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })));
-  const screenshot = input.seen?.screenshot ?? (await maskScreenshot(page, await viewportScreenshot(page, input.deadline), params, viewport));
+  let screenshot = input.seen?.screenshot;
+  if (!screenshot) {
+    const raw = await viewportScreenshot(page, input.deadline);
+    try {
+      screenshot = await maskScreenshot(page, raw, params, viewport, { strict: true });
+      // Known clean: kept for the report as the screen this call saw.
+      ledger.sawScreen(screenshot);
+    } catch {
+      // The agent still gets the screen, painted where the page could be searched; the report does not keep it.
+      ledger.sawScreen(undefined);
+      screenshot = await maskScreenshot(page, raw, params, viewport);
+    }
+  }
   const observation: Observation = {
     runId: ledger.runId,
     deadline: input.deadline.at,

@@ -258,8 +258,10 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
     if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return { crop: await withoutSecrets(env, actual, clip) };
   }
   // The live crop goes into the divergence, so it is shown to the caller: paint over secrets as a recorded crop is.
+  // So is the diff, drawn from the unpainted crop: a secret that moved into the box shows in its red.
   const hidden = await secretRegions(env.page, env.params, clip);
-  return hidden.length > 0 ? { ...mismatch, actual: await paintBoxes(mismatch.actual, hidden) } : mismatch;
+  if (hidden.length === 0) return mismatch;
+  return { ...mismatch, actual: await paintBoxes(mismatch.actual, hidden), ...(mismatch.diff ? { diff: await paintBoxes(mismatch.diff, hidden) } : {}) };
 }
 
 /**
@@ -267,7 +269,9 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
  * painted over. Without secrets nothing is looked up (a password field shows only dots), so a
  * plain replay pays nothing for it.
  */
-async function withoutSecrets(env: CheckEnvironment, crop: Buffer, clip: Box): Promise<Buffer> {
+async function withoutSecrets(env: CheckEnvironment, crop: Buffer, clip: Box): Promise<Buffer | undefined> {
   if (env.params.secretValues().length === 0) return crop;
-  return paintBoxes(crop, await secretRegions(env.page, env.params, clip));
+  // A page that cannot be searched for its secrets right now gives no picture, never an unpainted one.
+  const hidden = await secretRegions(env.page, env.params, clip, { strict: true }).catch(() => undefined);
+  return hidden ? paintBoxes(crop, hidden) : undefined;
 }

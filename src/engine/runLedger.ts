@@ -38,8 +38,8 @@ export class RunLedger {
   agentCalls = 0;
   answer: string | undefined;
 
-  /** An agent call saw this screen: the first step it answers with shows it in the report. */
-  sawScreen(screenshot: Buffer): void {
+  /** An agent call saw this screen (undefined: one not known free of secrets): the first step it answers with shows it in the report. */
+  sawScreen(screenshot: Buffer | undefined): void {
     this.screenBeforeCall = screenshot;
   }
 

@@ -145,7 +145,7 @@ export class RunLoop {
       }
     }
     this.dialogs.dispose();
-    if (status === 'failed') this.ledger.finalScreen = await lastScreen(this.input.page, params);
+    if (status === 'failed') this.ledger.finalScreen = await lastScreen(this.input.page, params, context.deadline);
     const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params });
     try {
       const images = await encodeRunImages({ steps: this.ledger.pictures, divergences: result.divergences, finalScreen: this.ledger.finalScreen });
@@ -349,7 +349,6 @@ export class RunLoop {
     if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent`);
     const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context });
     this.lastSeen = { screenshot: observation.screenshot, viewport: observation.viewport };
-    this.ledger.sawScreen(observation.screenshot);
     const answer = await this.askAgent(agent, observation);
     if (isDone(answer)) {
       this.ledger.answer = answer.answer;

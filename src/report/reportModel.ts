@@ -131,7 +131,10 @@ export function loadReport(store: Store, filter: ReportFilter, now = Date.now())
   });
 
   const runs = rows.map((run) => reportRun(run, stepsByRun.get(run.id) ?? [], nodesById, schedulesOfRun.get(run.id) ?? []));
-  return { generatedAt: now, scope: describeScope(filter), runs, tasks, schedules };
+  // A report shows the schedules it was asked for, or those that made one of its runs: a batch's report is not a store's inventory.
+  const inReport = new Set(runs.flatMap((run) => run.schedules));
+  const shown = filter.scheduleName !== undefined ? schedules : schedules.filter((schedule) => inReport.has(schedule.name));
+  return { generatedAt: now, scope: describeScope(filter), runs, tasks, schedules: shown };
 }
 
 function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, NodeRow>, schedules: string[]): ReportRun {
@@ -145,7 +148,8 @@ function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, N
       continue;
     }
     const previous = steps.at(-1);
-    const kind: ReportStepKind = row.kind !== 'agent' && previous?.kind === 'agent' ? 'rejoined' : row.kind;
+    // Re-joined: the first step from the cache after the agent's, as recorded (a relocated one stays relocated).
+    const kind: ReportStepKind = row.kind === 'cached' && previous?.kind === 'agent' ? 'rejoined' : row.kind;
     steps.push({ index: row.idx, kind, action: describeStored(row.action), intent: row.intent, target, durationMs: row.durationMs, thumb: row.thumbHash, page: row.pageHash });
   }
   const counts = Object.fromEntries(reportStepKinds.map((kind) => [kind, steps.filter((step) => step.kind === kind).length])) as Record<ReportStepKind, number>;

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { RoteError } from '../errors/roteError.js';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isProcessAlive } from '../store/processAlive.js';
 import type { Store } from '../store/store.js';
 import { ImageLinks } from './imageLinks.js';
 import { reportPaths } from './links.js';
@@ -26,11 +27,26 @@ export function writeReport(store: Store, filter: ReportFilter, dir: string): Wr
 
 /** Marks a folder as a rote report, so writing the next one may replace it. */
 const MARKER = 'rote-report.json';
+/** Beside the report: the next one being written, and the last one on its way out (each with its writer's pid). */
+const STAGING = '.writing-';
+const RETIRED = '.replaced-';
+
+/** Folders a killed writer left beside the report: removed once their process is gone. */
+function removeStaleStaging(target: string): void {
+  const parent = dirname(target);
+  if (!existsSync(parent)) return;
+  const prefix = basename(target);
+  for (const name of readdirSync(parent)) {
+    const match = name.startsWith(prefix) ? /^(?:\.writing-|\.replaced-)(\d+)$/.exec(name.slice(prefix.length)) : null;
+    if (match && !isProcessAlive(Number(match[1]))) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
 
 export function writeModel(store: Store, model: ReportModel, dir: string): WrittenReport {
   const target = resolve(dir);
   checkReportFolder(target, 'rote report');
-  const staging = `${target}.writing-${process.pid}`;
+  removeStaleStaging(target);
+  const staging = `${target}${STAGING}${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   const images = new ImageLinks(store);
   const totals = totalsOf(model.runs);
@@ -51,8 +67,17 @@ export function writeModel(store: Store, model: ReportModel, dir: string): Writt
       writeFileSync(path, file.content);
       bytes += typeof file.content === 'string' ? Buffer.byteLength(file.content) : file.content.length;
     }
-    rmSync(target, { recursive: true, force: true });
-    renameSync(staging, target);
+    // The earlier report is moved aside, not deleted, until the new one stands in its place.
+    checkReportFolder(target, 'rote report');
+    const previous = existsSync(target) ? `${target}${RETIRED}${process.pid}` : undefined;
+    if (previous) renameSync(target, previous);
+    try {
+      renameSync(staging, target);
+    } catch (error) {
+      if (previous) renameSync(previous, target);
+      throw error;
+    }
+    if (previous) rmSync(previous, { recursive: true, force: true });
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;

@@ -140,13 +140,17 @@ export class Store {
    */
   findRuns(filter: RunFilter = {}): RunRow[] {
     return this.guard('find runs', () => {
-      const conditions = [
-        filter.ids ? inArray(runs.id, [...filter.ids]) : undefined,
-        filter.since !== undefined ? gte(runs.startedAt, filter.since) : undefined,
-        filter.taskIds ? inArray(runs.taskId, [...filter.taskIds]) : undefined,
-      ].filter((condition) => condition !== undefined);
-      const query = this.db.select().from(runs).where(and(...conditions)).orderBy(desc(runs.startedAt), desc(runs.id));
-      return (filter.limit !== undefined ? query.limit(filter.limit) : query).all();
+      const query = (ids: readonly string[] | undefined) => {
+        const conditions = [
+          ids ? inArray(runs.id, [...ids]) : undefined,
+          filter.since !== undefined ? gte(runs.startedAt, filter.since) : undefined,
+          filter.taskIds ? inArray(runs.taskId, [...filter.taskIds]) : undefined,
+        ].filter((condition) => condition !== undefined);
+        return this.db.select().from(runs).where(and(...conditions)).orderBy(desc(runs.startedAt), desc(runs.id)).all();
+      };
+      // SQLite binds at most 32,766 values per statement: many ids (a big batch's) are asked in chunks.
+      const found = filter.ids ? chunks(filter.ids, 500).flatMap(query).sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? 1 : -1)) : query(undefined);
+      return filter.limit !== undefined ? found.slice(0, filter.limit) : found;
     });
   }
 
@@ -166,13 +170,7 @@ export class Store {
   /** The steps of many runs at once (a report's), in step order per run. */
   stepsOfRuns(runIds: readonly string[]): RunStepRow[] {
     return this.guard('read steps of runs', () => {
-      const steps: RunStepRow[] = [];
-      // SQLite binds at most 32,766 values per statement: ask in chunks.
-      for (let start = 0; start < runIds.length; start += 500) {
-        const chunk = runIds.slice(start, start + 500);
-        steps.push(...this.db.select().from(runSteps).where(inArray(runSteps.runId, chunk)).orderBy(asc(runSteps.runId), asc(runSteps.idx), asc(runSteps.id)).all());
-      }
-      return steps;
+      return chunks(runIds, 500).flatMap((chunk) => this.db.select().from(runSteps).where(inArray(runSteps.runId, [...chunk])).orderBy(asc(runSteps.runId), asc(runSteps.idx), asc(runSteps.id)).all());
     });
   }
 
@@ -275,6 +273,12 @@ export class Store {
   private guard<T>(operation: string, fn: () => T): T {
     return guardStore(this.path, operation, fn);
   }
+}
+
+function chunks<T>(items: readonly T[], size: number): (readonly T[])[] {
+  const out: (readonly T[])[] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
 }
 
 const noImages = Object.fromEntries(stepImageKeys.map((key) => [key, null])) as Record<StepImageKey, null>;
