@@ -2,6 +2,7 @@ import type { Page } from 'playwright';
 import { RunContext } from './engine/runContext.js';
 import { RunLoop } from './engine/runLoop.js';
 import { validateRunOptions, type RunOptions } from './engine/runOptions.js';
+import { OriginGuard, originOf } from './engine/originGuard.js';
 import type { RunResult } from './engine/runResult.js';
 import { RoteError } from './errors/roteError.js';
 import { bindParams } from './params/params.js';
@@ -77,6 +78,10 @@ export class Rote {
       params.secretValues().forEach((value) => secrets.add(value));
       identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
     }
+    const start = originOf(page.url());
+    if (valid.allowedOrigins && (start === undefined || !valid.allowedOrigins.includes(start))) {
+      throw new RoteError('invalid-argument', `${where}: the page is on ${start ?? page.url()}, which options.allowedOrigins does not list (${valid.allowedOrigins.join(', ')})`);
+    }
     const context = new RunContext(where, valid.timeout, valid.signal, valid.stop);
     const loop = new RunLoop({
       page,
@@ -90,6 +95,7 @@ export class Rote {
       mode: valid.mode,
       limits: { checkTimeoutMs: valid.checkTimeout, maxAgentCalls: valid.maxAgentCalls, maxSteps: valid.maxSteps },
       context,
+      origins: new OriginGuard(page.url(), valid.allowedOrigins, where),
     });
     return loop.execute();
   }

@@ -26,6 +26,7 @@ import { Cursor, describeRef, nodeRef, resumeAtIdOf } from './cursor.js';
 import { DialogGuard } from './dialogGuard.js';
 import { evidenceAtRecordedPlace } from './divergenceEvidence.js';
 import { lastScreen } from './lastScreen.js';
+import type { OriginGuard } from './originGuard.js';
 import { observe } from './observe.js';
 import { literalGuards, namesUsedBy, valueHashesOf } from './paramBindings.js';
 import { preCheck, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
@@ -63,6 +64,8 @@ export type RunInput = {
   mode: RunMode;
   limits: RunLimits;
   context: RunContext;
+  /** Where the run may be, and where it may type a secret. */
+  origins: OriginGuard;
 };
 
 /** Raised inside the loop to end a run as 'diverged'; carries the divergence. */
@@ -322,10 +325,12 @@ export class RunLoop {
     if (tool && checked.action.type === 'tool') this.noteToolResult(await context.bounded(callTool(page, tool, checked.action.args, params), `calling tool "${tool.name}"`));
     // A recorded wait is never replayed as time: its checks waited for what the page had to show.
     else if (!checked.alreadyDone && checked.action.type !== 'wait') {
+      await this.input.origins.checkSecretTyping(page, checked.node.action, params, this.ledger.steps.length + 1);
       this.waits.acting();
       await performAction(page, checked.action, checked.typeMode, context);
     }
     await settle(page, before, context);
+    this.input.origins.checkPage(page, this.ledger.steps.length + 1);
     if (checked.action.type !== 'wait') this.waits.acted();
     // After the page settled: a failure is not this step's error, the next step diverges with it.
     if (tool && checked.action.type === 'tool') this.pendingProblem = await checkToolCall(tool, checked.node, 'post', { page, params, args: checked.action.args });
@@ -408,6 +413,9 @@ export class RunLoop {
     const action = mapActionText(agentAction, (text, field) => renderKnown(text, field === 'url' ? urlRenderingParams(text, params) : params));
     const intent = agentIntent === undefined ? undefined : redactSecrets(agentIntent, params);
     this.guardSteps();
+    const stepNumber = this.ledger.steps.length + 1;
+    this.input.origins.checkNavigation(action, stepNumber);
+    await this.input.origins.checkSecretTyping(page, agentAction, params, stepNumber);
     const started = Date.now();
     this.dialogs.beginStep('record');
     const parent = this.cursor.at;
@@ -438,6 +446,7 @@ export class RunLoop {
     }
     context.log(`agent ${describeAction(step.node.action)}${intent ? ` - ${intent}` : ''}`);
     this.ledger.pushStep({ kind: 'agent', action: this.redactAction(action), stored: step.node.action, intent, startedAt: started, checkMs: 0, nodeId: node.id, crop: step.crop?.bytes });
+    this.input.origins.checkPage(page, stepNumber);
     this.stepDone(node);
     return node;
   }

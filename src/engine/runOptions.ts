@@ -35,6 +35,12 @@ export type RunOptions = {
    * daemon makes on SIGTERM): status 'interrupted'.
    */
   stop?: AbortSignal;
+  /**
+   * The origins the run may be on ('https://intake.example'): a step that ends elsewhere (an agent
+   * that navigates away, a redirect) fails the run, and an agent's goto elsewhere is not done.
+   * Secrets are typed only on the start page's origin or one of these, whatever this says.
+   */
+  allowedOrigins?: string[];
 };
 
 const optionsSchema = z.object({
@@ -50,10 +56,23 @@ const optionsSchema = z.object({
   maxSteps: z.number().int().positive().optional(),
   signal: z.instanceof(AbortSignal).optional(),
   stop: z.instanceof(AbortSignal).optional(),
+  allowedOrigins: z
+    .array(
+      z.string().refine((value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'http:' || url.protocol === 'https:') && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+        } catch {
+          return false;
+        }
+      }, 'must be an http(s) origin such as https://intake.example (no path)'),
+    )
+    .min(1, 'must list at least one origin')
+    .optional(),
 });
 
 export type ValidRunOptions = Required<Pick<RunOptions, 'task' | 'tags' | 'mode' | 'timeout' | 'checkTimeout' | 'maxAgentCalls' | 'maxSteps'>> &
-  Pick<RunOptions, 'agent' | 'signal' | 'stop'> & { params: unknown; schema: unknown };
+  Pick<RunOptions, 'agent' | 'signal' | 'stop' | 'allowedOrigins'> & { params: unknown; schema: unknown };
 
 /** Validates the options of rote.run before anything happens; the message names the option, the value and what was expected. */
 export function validateRunOptions(input: unknown): ValidRunOptions {
@@ -80,5 +99,6 @@ export function validateRunOptions(input: unknown): ValidRunOptions {
     ...(options.agent ? { agent: options.agent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
+    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins.map((origin) => new URL(origin).origin) } : {}),
   };
 }

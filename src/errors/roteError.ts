@@ -9,6 +9,8 @@ export type RoteErrorCode =
   /** A custom tool's function (or its check's capture while recording) threw. */
   | 'tool'
   | 'timeout'
+  /** The page went, or an action would go or type a secret, where the run may not (see allowedOrigins). */
+  | 'origin-not-allowed'
   | 'aborted'
   | 'internal';
 

@@ -175,6 +175,7 @@ export function mayPass(outcome: Pick<RowOutcome, 'status' | 'errorCode'>): bool
     case 'invalid-argument':
     case 'browser-not-found':
     case 'tool':
+    case 'origin-not-allowed':
     case 'aborted':
     case undefined:
       return false;

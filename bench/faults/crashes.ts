@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright';
+import type { IntakeApp } from '../../src/demo/app/server.js';
+import { INTAKE_TASK } from '../../src/demo/patients.js';
+import { Rote } from '../../src/rote.js';
+import { CRASH_PATIENTS, wrongSubmissions } from './crashPatients.js';
+import type { FaultOutcome } from './faultOutcome.js';
+import { storeProblems } from './storeProblems.js';
+
+export type CrashKind = 'record' | 'replay' | 'takeover' | 'daemon';
+
+export type CrashEnvironment = {
+  app: IntakeApp;
+  browser: Browser;
+  storePath: string;
+  /** The built package's root (dist/ holds the child scripts and the CLI). */
+  root: string;
+  /** A folder for the daemon's rows file. */
+  dir: string;
+  random: () => number;
+  log: (line: string) => void;
+};
+
+/** A child that has not reached the moment to kill within this long is hung. */
+const START_LIMIT_MS = 45_000;
+/** After SIGKILL, the child and its browser are gone within this long, or it is a hang. */
+const EXIT_LIMIT_MS = 10_000;
+/** The kill comes this long at most into the run (a replayed intake run takes about 1.5 s, a recorded one 2 to 3 s). */
+const KILL_WINDOW_MS = { record: 3000, replay: 1800, takeover: 3000, daemon: 5000 } as const;
+
+/**
+ * One crash: the work of `kind` is started in a child process (its own process group, so its
+ * browser dies with it) and SIGKILLed at a random moment of a run; then the next process opens
+ * the store as it was left, and the same task is replayed with new values. Clean: the store is
+ * consistent (see storeProblems), the next run replays every step from the cache, nothing was
+ * submitted with values no run was given, and the child neither hung before the kill nor after.
+ */
+export async function injectCrash(kind: CrashKind, env: CrashEnvironment, index: number): Promise<FaultOutcome> {
+  const { app } = env;
+  const submittedBefore = app.submissions.length;
+  app.setPerturbations({ sessionPopup: kind === 'takeover' });
+  const child = kind === 'daemon' ? startDaemon(env) : startChild(env, kind);
+  const runsBeforeKill = Math.floor(env.random() * 2);
+  const delay = Math.round(env.random() * KILL_WINDOW_MS[kind]);
+  const reached = await waitForOutput(child, kind === 'daemon' ? /slot \S+ started/ : new RegExp(`^run ${runsBeforeKill}$`, 'm'), START_LIMIT_MS);
+  if (reached) await new Promise((resolve) => setTimeout(resolve, delay));
+  const exited = killGroup(child);
+  const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), EXIT_LIMIT_MS))]);
+  app.setPerturbations({ sessionPopup: false });
+  const problems = storeProblems(env.storePath);
+  const next = problems.length === 0 ? await replayOnce(env, index) : 'not tried: the store is not consistent';
+  const wrong = wrongSubmissions(app.submissions.slice(submittedBefore));
+  const hang = !reached || !gone;
+  const notes = [...problems, ...(next === 'replayed' ? [] : [`the next run: ${next}`]), ...(reached ? [] : ['the child never reached the moment to kill']), ...(gone ? [] : ['the child outlived SIGKILL'])];
+  env.log(`crash ${kind} #${index}: killed ${delay} ms into ${kind === 'daemon' ? 'a slot' : `run ${runsBeforeKill}`}; ${notes.length === 0 ? 'clean' : notes.join('; ')}`);
+  return { kind: `crash: ${kind}`, clean: notes.length === 0 && wrong === 0, lost: problems.length > 0, wrong, hang, notes };
+}
+
+function startChild(env: CrashEnvironment, kind: Exclude<CrashKind, 'daemon'>): ChildProcess {
+  const script = join(env.root, 'dist', 'bench', 'faults', 'crashChild.js');
+  return spawn(process.execPath, [script, env.storePath, env.app.url, kind], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The daemon with a schedule by the second over six rows, two at once, with the demo agent. */
+function startDaemon(env: CrashEnvironment): ChildProcess {
+  const cli = join(env.root, 'dist', 'src', 'cli', 'main.js');
+  return spawn(process.execPath, [cli, 'daemon', '--store', env.storePath, '--catch-up', 'latest'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Adds the daemon's schedule (once per store): every 2 seconds, six rows, two at once. */
+export async function addCrashSchedule(env: CrashEnvironment): Promise<void> {
+  const rows = join(env.dir, 'rows.csv');
+  const header = 'firstName,lastName,dob,state,plan,reminders,notes';
+  const lines = CRASH_PATIENTS.slice(4, 10).map((p) => [p.firstName, p.lastName, p.dob, p.state, p.plan, String(p.reminders), p.notes].join(','));
+  writeFileSync(rows, `${[header, ...lines].join('\n')}\n`);
+  const cli = join(env.root, 'dist', 'src', 'cli', 'main.js');
+  const args = ['schedule', 'add', 'crash-batch', INTAKE_TASK, '--cron', '*/2 * * * * *', '--url', env.app.url, '--rows', rows, '--concurrency', '2', '--agent', 'demo', '--store', env.storePath];
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`faults: rote schedule add failed (${code}): ${stderr}`);
+}
+
+function waitForOutput(child: ChildProcess, pattern: RegExp, limitMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let seen = '';
+    const timer = setTimeout(() => resolve(false), limitMs);
+    const look = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (pattern.test(seen)) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve(pattern.test(seen));
+    });
+  });
+}
+
+/** SIGKILL to the child's whole process group: Node and every Chromium process it started. */
+function killGroup(child: ChildProcess): Promise<void> {
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+  return exited;
+}
+
+/** The next run after the crash: the same task with values of its own, replay-only, on a page with no popup. */
+async function replayOnce(env: CrashEnvironment, index: number): Promise<string> {
+  const rote = await Rote.open({ store: env.storePath });
+  const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(env.app.url);
+    const params = CRASH_PATIENTS[(index + 3) % CRASH_PATIENTS.length]!;
+    const result = await rote.run(page, { task: INTAKE_TASK, params, mode: 'replay-only' });
+    return result.status === 'replayed' ? 'replayed' : `${result.status}: ${(result.error ?? '').split('\n')[0]}`;
+  } finally {
+    await page.close();
+    await rote.close();
+  }
+}
