@@ -70,6 +70,11 @@ export type CheckEnvironment = {
   tools?: ToolRegistry;
   /** The run's deadline: every capture and wait of a check ends by it, whatever the check's own patience. */
   deadline: Deadline;
+  /**
+   * New documents the page loaded (or is loading) that no recorded step accounts for: since the
+   * last step that loaded one when recorded, or the agent last looked at the page.
+   */
+  unexplainedLoads?: () => number;
 };
 
 /**
@@ -80,6 +85,12 @@ export type CheckEnvironment = {
 export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, until: number, options: { alone?: boolean } = {}): Promise<CheckResult> {
   const fail = (reason: string, evidence: Partial<CheckFail> = {}): CheckFail => ({ ok: false, node, reason, ...evidence });
 
+  // A page that loaded a new document where the recording loaded none (it reloaded itself, a
+  // session bounced it) has lost what the steps before entered: filling on would submit a form
+  // that is half empty. Known at once, and no waiting brings the lost values back.
+  if (node.state.navigatedBefore === false && (env.unexplainedLoads?.() ?? 0) > 0) {
+    return fail('the page loaded a new document since the last step, which the recording did not: what the steps before entered may be gone', { permanent: true });
+  }
   // Failures that come from this run's values, not from the page: waiting cannot change them.
   const bound = bindAction(node, env.params, env.valueHashes);
   if (typeof bound === 'string') return fail(bound, { permanent: true });

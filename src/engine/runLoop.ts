@@ -18,7 +18,7 @@ import { scrubError } from '../params/scrubError.js';
 import type { TaskIdentity } from '../params/taskKey.js';
 import { renderForDisplay, renderKnown } from '../params/template.js';
 import { urlRenderingParams } from '../params/url.js';
-import { pause } from '../progress/deadline.js';
+import { pause, remainingMs } from '../progress/deadline.js';
 import type { Store } from '../store/store.js';
 import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
 import { performAgentStep, type AgentStep } from './agentStep.js';
@@ -68,6 +68,16 @@ export type RunInput = {
   origins: OriginGuard;
 };
 
+/** A navigation under way gets this long to bring its document before the agent looks. */
+const ARRIVAL_LIMIT_MS = 10_000;
+
+async function documentArrived(page: Page, deadline: RunContext): Promise<void> {
+  if (!navigationWatch(page).navigating) return;
+  const timeout = Math.max(1, remainingMs(deadline, ARRIVAL_LIMIT_MS));
+  await page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout }).catch(() => undefined);
+  await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, remainingMs(deadline, ARRIVAL_LIMIT_MS)) }).catch(() => undefined);
+}
+
 /** Raised inside the loop to end a run as 'diverged'; carries the divergence. */
 class StopDiverged {
   constructor(readonly divergence: Divergence) {}
@@ -103,6 +113,14 @@ export class RunLoop {
   private afterPrompt: ActionInput[] = [];
   /** An agent call is under way: a prompt the page raises meanwhile (a timer's) is not put to a second, concurrent call. */
   private asking = false;
+  /** Documents the page had committed when the last step began to act, and when it ended: what an agent step records (see NodeState.navigated). */
+  private commitsAtStepStart = 0;
+  private commitsAtStepEnd = 0;
+  /**
+   * Documents accounted for: by a recorded step that loaded one, a step recorded after one, or the
+   * agent looking at the page. A load beyond them is one the replay cannot explain (see preCheck).
+   */
+  private commitsAccounted = 0;
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
@@ -116,6 +134,11 @@ export class RunLoop {
       usedSoFar: this.usedSoFar,
       valueHashes: this.valueHashes,
       deadline: input.context,
+      // A navigation under way counts: the load that wipes the form is already coming.
+      unexplainedLoads: () => {
+        const watch = navigationWatch(input.page);
+        return watch.commitCount - this.commitsAccounted + (watch.navigating ? 1 : 0);
+      },
       ...(input.tools ? { tools: input.tools } : {}),
     };
   }
@@ -128,7 +151,7 @@ export class RunLoop {
     let errorCode: RoteErrorCode | undefined;
     this.dialogs = new DialogGuard(this.input.page, params, (dialog) => this.answerPrompt(dialog));
     try {
-      navigationWatch(this.input.page);
+      this.commitsAtStepStart = this.commitsAtStepEnd = this.commitsAccounted = navigationWatch(this.input.page).commitCount;
       await watchChanges(this.input.page);
       status = await withinOverrun(this.loop(), this.input.page, context);
     } catch (thrown) {
@@ -189,8 +212,11 @@ export class RunLoop {
         // A miss or a divergence: hand over, or stop.
         if (mode === 'replay-only' || !agent) throw new StopDiverged(outcome === 'miss' ? { step: 0, reason: 'no recorded trajectory for this task yet' } : outcome);
         if (outcome !== 'miss') this.ledger.divergences.push(outcome);
-        // After a divergence in auto mode the agent's detour may re-join the cached path.
-        this.cursor.handOver(outcome !== 'miss' && mode === 'auto');
+        // After a divergence in auto mode the agent's detour may re-join the cached path, unless
+        // the page loaded a document no recorded step accounts for: what the steps before
+        // entered may be gone, and a re-join would skip them. The agent finishes then.
+        const lostEntries = (this.env.unexplainedLoads?.() ?? 0) > 0;
+        this.cursor.handOver(outcome !== 'miss' && mode === 'auto' && !lostEntries);
       }
       if ((await this.agentTurn()) === 'done') return this.ledger.finalStatus();
     }
@@ -318,6 +344,8 @@ export class RunLoop {
   private async performCached(checked: CheckPass, started: number, checkMs: number): Promise<void> {
     const { page, context, params } = this.input;
     this.guardSteps();
+    // Loads before a step recorded after one are its own to expect.
+    if (checked.node.state.navigatedBefore !== false) this.commitsAccounted = navigationWatch(page).commitCount;
     const before = beforeAction(page);
     this.dialogs.beginStep(checked.node.state.dialogs ?? []);
     // A tool step is a call of the user's function (its pre-check passed with the other checks).
@@ -352,8 +380,12 @@ export class RunLoop {
     const { agent, context, limits, page, params, task, tools } = this.input;
     if (!agent) throw new RoteError('invalid-argument', 'no agent was given for a step the cache cannot do');
     if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent`);
+    // A document on its way in (the page reloading itself) is waited for: the agent decides on the page that will be there.
+    await documentArrived(page, context);
     const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context });
     this.lastSeen = { screenshot: observation.screenshot, viewport: observation.viewport };
+    // The agent sees the page as it is now: what it does next accounts for any load before.
+    this.commitsAccounted = navigationWatch(page).commitCount;
     const answer = await this.askAgent(agent, observation);
     if (isDone(answer)) {
       this.ledger.answer = answer.answer;
@@ -416,6 +448,10 @@ export class RunLoop {
     const stepNumber = this.ledger.steps.length + 1;
     this.input.origins.checkNavigation(action, stepNumber);
     await this.input.origins.checkSecretTyping(page, agentAction, params, stepNumber);
+    const watch = navigationWatch(page);
+    // What a replay may expect: a new document loaded before this step (while the agent thought) or during it.
+    const navigatedBefore = watch.commitCount !== this.commitsAtStepEnd;
+    this.commitsAtStepStart = watch.commitCount;
     const started = Date.now();
     this.dialogs.beginStep('record');
     const parent = this.cursor.at;
@@ -434,6 +470,8 @@ export class RunLoop {
     if (this.dialogs.failure !== undefined) throw this.dialogs.failure;
     if (this.dialogs.raisedThisStep.length > 0) this.noteDialogs(step.node);
     if (step.crop) this.ledger.crops.set(step.crop.hash, step.crop.bytes);
+    step.node.state.navigated = watch.commitCount !== this.commitsAtStepStart;
+    step.node.state.navigatedBefore = navigatedBefore;
     // Runs that share a prefix share nodes: an equal stored step stands for this one.
     const existing = this.view.children(parent).find((node) => sameStep(node, step.node));
     const node = existing ?? step.node;
@@ -482,6 +520,9 @@ export class RunLoop {
   }
 
   private stepDone(node: TrajectoryNode): void {
+    this.commitsAtStepEnd = navigationWatch(this.input.page).commitCount;
+    // A step recorded with no load leaves a load during it unexplained; one that loaded (or is not known to have) explains it.
+    if (node.state.navigated !== false) this.commitsAccounted = this.commitsAtStepEnd;
     this.cursor.stepped(node);
     for (const name of namesUsedBy(node)) this.usedSoFar.add(name);
   }

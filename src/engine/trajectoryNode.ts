@@ -62,6 +62,14 @@ export type WaitRegion = z.infer<typeof waitRegionSchema>;
  */
 export const stateSchema = z
   .object({
+    /**
+     * Whether the page loaded a new document while this step acted and settled, and between the
+     * step before and this one, when recorded. A replay that sees a load where the recording had
+     * none has lost what the steps before entered (a page that reloaded itself): it goes no
+     * further from the cache. Absent in trajectories recorded before these were kept (no guard).
+     */
+    navigated: z.boolean().optional(),
+    navigatedBefore: z.boolean().optional(),
     /** How a `type` step reaches the control (see TypeMode). */
     typeMode: z.enum(['keys', 'replace', 'select', 'value']).optional(),
     /** A checkbox or radio's state before and after the recorded click: replay sets the state, it does not toggle. */
