@@ -3,7 +3,7 @@
  * of faults by kind (injected, ended cleanly, data lost, wrong actions, hangs); `--json` prints the
  * summary as JSON on the last line; `--quick` injects a few of each kind; `--seed N` repeats a run.
  *
- *   npm run faults [-- --quick] [-- --json] [-- --seed N]
+ *   npm run faults [-- --quick] [-- --json] [-- --seed N] [-- --only "page: "]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,11 @@ import { Rote } from '../../src/rote.js';
 import { addCrashSchedule, injectCrash, type CrashEnvironment, type CrashKind } from './crashes.js';
 import { summarizeFaults, type FaultOutcome, type FaultSummary } from './faultOutcome.js';
 import { seededRandom } from './seededRandom.js';
+import { injectPageFault, pageFaultKinds, type PageFaultKind } from './pageFaults.js';
+import { injectModelFault, modelFaultKinds, type ModelFaultKind } from './modelFaults.js';
+
+/** Injections per kind of page fault. */
+const PAGE_FAULTS = { full: 3, quick: 1 };
 
 /** Kills per kind in the full suite: 50 in all, as the issue asks. */
 const CRASHES: Record<CrashKind, { full: number; quick: number }> = {
@@ -26,7 +31,8 @@ const CRASHES: Record<CrashKind, { full: number; quick: number }> = {
   daemon: { full: 12, quick: 1 },
 };
 
-export async function runFaults(options: { quick: boolean; seed: number; log: (line: string) => void; root: string }): Promise<{ summary: FaultSummary; outcomes: FaultOutcome[] }> {
+/** `only`: the kinds whose names start with one of these ("crash: replay", "page: "), for a fast subset. */
+export async function runFaults(options: { quick: boolean; seed: number; log: (line: string) => void; root: string; only?: readonly string[] }): Promise<{ summary: FaultSummary; outcomes: FaultOutcome[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'rote-faults-'));
   const app = await startIntakeApp();
   const browser = await launchBrowser();
@@ -42,10 +48,21 @@ export async function runFaults(options: { quick: boolean; seed: number; log: (l
     await rote.close();
     if (recorded.status !== 'agent') throw new Error(`faults: the recording ended ${recorded.status}: ${recorded.error ?? ''}`);
     const env: CrashEnvironment = { app, browser, storePath, root: options.root, dir, random: seededRandom(options.seed), log: options.log };
+    const only = (kind: string) => !options.only || options.only.some((wanted) => kind.startsWith(wanted));
     for (const kind of Object.keys(CRASHES) as CrashKind[]) {
+      if (!only(`crash: ${kind}`)) continue;
       if (kind === 'daemon') await addCrashSchedule(env);
       const count = options.quick ? CRASHES[kind].quick : CRASHES[kind].full;
       for (let index = 0; index < count; index++) outcomes.push(await injectCrash(kind, env, index));
+    }
+    // The schedule of the daemon's crashes is not wanted running beside the page faults: no daemon runs now.
+    for (const kind of pageFaultKinds as readonly PageFaultKind[]) {
+      if (!only(`page: ${kind}`)) continue;
+      for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectPageFault(kind, env, index));
+    }
+    for (const kind of modelFaultKinds as readonly ModelFaultKind[]) {
+      if (!only(`model: ${kind}`)) continue;
+      for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectModelFault(kind, env, index));
     }
   } finally {
     await browser.close();
@@ -67,14 +84,15 @@ async function main(): Promise<void> {
   const seedAt = argv.indexOf('--seed');
   const seed = seedAt >= 0 ? Number(argv[seedAt + 1]) : Math.floor(Math.random() * 2 ** 31);
   for (const [i, arg] of argv.entries()) {
-    if (arg !== '--quick' && arg !== '--json' && arg !== '--seed' && argv[i - 1] !== '--seed') throw new Error(`faults: unknown option ${JSON.stringify(arg)} (expected --quick, --json, --seed N)`);
+    if (arg !== '--quick' && arg !== '--json' && arg !== '--seed' && arg !== '--only' && argv[i - 1] !== '--seed' && argv[i - 1] !== '--only') throw new Error(`faults: unknown option ${JSON.stringify(arg)} (expected --quick, --json, --seed N, --only KIND)`);
   }
   if (!Number.isInteger(seed)) throw new Error(`faults: --seed expects a whole number, got ${JSON.stringify(argv[seedAt + 1])}`);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const started = Date.now();
   log(`faults: seed ${seed}`);
   // npm runs scripts from the package root.
-  const { summary, outcomes } = await runFaults({ quick: argv.includes('--quick'), seed, log, root: process.cwd() });
+  const only = argv.flatMap((arg, i) => (argv[i - 1] === '--only' ? [arg] : []));
+  const { summary, outcomes } = await runFaults({ quick: argv.includes('--quick'), seed, log, root: process.cwd(), ...(only.length > 0 ? { only } : {}) });
   for (const outcome of outcomes.filter((candidate) => !candidate.clean)) log(`not clean: ${outcome.kind}: ${outcome.notes.join('; ')}`);
   process.stdout.write(`${faultTable(summary)}\n`);
   process.stdout.write(`${summary.injected} faults in ${Math.round((Date.now() - started) / 1000)} s (seed ${seed})\n`);

@@ -27,8 +27,11 @@ export type FakeReply =
   | { output: unknown[]; usage?: FakeUsage }
   /** Chat completions: this assistant message, exactly. */
   | { message: Record<string, unknown>; usage?: FakeUsage }
-  /** An HTTP-level answer: an error status, after an optional delay. */
-  | { http: number; headers?: Record<string, string>; body?: unknown; delayMs?: number };
+  /**
+   * An HTTP-level answer: an error status, after an optional delay; `rawBody` sent as it is (JSON
+   * cut short); `cutAfter` bytes of the body, then the connection is dropped mid-answer.
+   */
+  | { http: number; headers?: Record<string, string>; body?: unknown; delayMs?: number; rawBody?: string; cutAfter?: number };
 
 export type FakeUsage = { input: number; output: number };
 
@@ -344,10 +347,19 @@ function readParams(prompt: string): Record<string, string> {
   return params;
 }
 
-function sendHttp(res: ServerResponse, entry: RecordedRequest, reply: { http: number; headers?: Record<string, string>; body?: unknown; delayMs?: number }): Promise<void> {
+function sendHttp(res: ServerResponse, entry: RecordedRequest, reply: { http: number; headers?: Record<string, string>; body?: unknown; delayMs?: number; rawBody?: string; cutAfter?: number }): Promise<void> {
   return new Promise((resolve) => {
     setTimeout(() => {
-      if (!res.destroyed) send(res, entry, reply.http, reply.body ?? apiError(`HTTP ${reply.http}`, 'server_error'), reply.headers);
+      if (res.destroyed) return resolve();
+      if (reply.rawBody !== undefined || reply.cutAfter !== undefined) {
+        const text = reply.rawBody ?? JSON.stringify(reply.body ?? {});
+        entry.status = reply.http;
+        res.writeHead(reply.http, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...reply.headers });
+        if (reply.cutAfter === undefined) res.end(text);
+        else res.write(text.slice(0, reply.cutAfter), () => res.destroy());
+        return resolve();
+      }
+      send(res, entry, reply.http, reply.body ?? apiError(`HTTP ${reply.http}`, 'server_error'), reply.headers);
       resolve();
     }, reply.delayMs ?? 0);
   });

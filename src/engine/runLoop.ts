@@ -2,6 +2,7 @@ import type { Page } from 'playwright';
 import { actionPoint, describeAction, parseAction, withPoint, type Action } from '../actions/action.js';
 import { mapActionText } from '../actions/actionText.js';
 import { performAction } from '../actions/perform.js';
+import { offScreen } from '../actions/onScreen.js';
 import type { ActionInput } from '../actions/action.js';
 import { isDone, type Agent, type AgentAnswer, type AgentUsage, type DialogAnswer, type NativeDialog, type Observation } from '../agent/agent.js';
 import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
@@ -446,6 +447,10 @@ export class RunLoop {
     const intent = agentIntent === undefined ? undefined : redactSecrets(agentIntent, params);
     this.guardSteps();
     const stepNumber = this.ledger.steps.length + 1;
+    // Any agent's point off the screen is refused before it lands on whatever Playwright would scroll there.
+    const viewport = page.viewportSize();
+    const outside = viewport ? offScreen(action, viewport) : undefined;
+    if (outside) throw new RoteError('agent', `the agent's step ${stepNumber} was not done: ${outside}`);
     this.input.origins.checkNavigation(action, stepNumber);
     await this.input.origins.checkSecretTyping(page, agentAction, params, stepNumber);
     const watch = navigationWatch(page);

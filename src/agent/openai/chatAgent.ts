@@ -5,6 +5,7 @@
  * screenshot stays in it, older ones are replaced by a line of text.
  */
 import type { Action } from '../../actions/action.js';
+import { offScreen } from '../../actions/onScreen.js';
 import { RoteError } from '../../errors/roteError.js';
 import type { AgentAnswer, Observation } from '../agent.js';
 import { validChatOptions, type ChatCompletionsAgentOptions, type ValidChatOptions } from './agentOptions.js';
@@ -76,7 +77,7 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
       const turn = await this.client.chatTurn({ model: this.options.model, messages: conversation.messages, tools, deadline: observation.deadline });
       this.budget.add(turn.usage);
       conversation.messages.push({ role: 'assistant', text: turn.text, toolCalls: turn.toolCalls });
-      const reading = read(turn, scale, observation.tools);
+      const reading = read(turn, scale, observation.tools, observation.viewport);
       switch (reading.kind) {
         case 'actions': {
           // With a prompt open, the first actions answer it; the rest are done after.
@@ -122,7 +123,7 @@ class ChatAgent extends ConversationAgent<Conversation> implements ModelAgent {
   }
 }
 
-function read(turn: ChatTurn, scale: Scale, tools: Observation['tools']): Reading {
+function read(turn: ChatTurn, scale: Scale, tools: Observation['tools'], viewport: Observation['viewport']): Reading {
   const words = modelWords(turn.text ? [turn.text] : []);
   const notDone = (text: string) => turn.toolCalls.map((call) => ({ toolCallId: call.id, text }));
   if (turn.refusal) return { kind: 'problem', problem: `the model refused: "${modelWords([turn.refusal])}"`, words: undefined, results: notDone('not done: the answer was a refusal') };
@@ -135,7 +136,9 @@ function read(turn: ChatTurn, scale: Scale, tools: Observation['tools']): Readin
   let done: string | undefined;
   for (const call of turn.toolCalls) {
     const custom = isCustomTool(call.name, tools);
-    const mapped = custom ? readFunctionCall(call.name, call.arguments, tools) : readToolCall(call, scale);
+    const read = custom ? readFunctionCall(call.name, call.arguments, tools) : readToolCall(call, scale);
+    const outside = 'action' in read ? offScreen(read.action, viewport) : undefined;
+    const mapped = outside ? { problem: outside } : read;
     if ('done' in mapped) {
       done = mapped.done;
       results.push({ toolCallId: call.id, text: 'not finished yet: the actions before it are done first; call done again if the task is complete' });

@@ -5,6 +5,7 @@
  * never touches the page: rote performs, checks and records the actions it returns.
  */
 import type { Action } from '../../actions/action.js';
+import { offScreen } from '../../actions/onScreen.js';
 import { RoteError } from '../../errors/roteError.js';
 import type { Agent, AgentAnswer, AgentUsage, Observation } from '../agent.js';
 import { validComputerOptions, type OpenAIComputerAgentOptions, type ValidComputerOptions } from './agentOptions.js';
@@ -100,7 +101,7 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
       // Every function call is answered on the next request; one not taken as an action was not made.
       conversation.functions = turn.functionCalls.map((call) => ({ callId: call.callId, name: call.name, text: 'not done: the answer had an error, see the next message' }));
       await this.settleSafetyChecks(turn, conversation);
-      const reading = read(turn, scale, observation.tools);
+      const reading = read(turn, scale, observation.tools, observation.viewport);
       switch (reading.kind) {
         case 'actions': {
           // With a prompt open, the first actions answer it; the rest are done after. A model that
@@ -174,7 +175,7 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
 }
 
 /** What a turn asks for: actions, a look at the screen, the end of the task, or something to complain about. */
-function read(turn: ComputerTurn, scale: Scale, tools: Observation['tools']): Reading {
+function read(turn: ComputerTurn, scale: Scale, tools: Observation['tools'], viewport: Observation['viewport']): Reading {
   const words = modelWords([...turn.reasoning, ...turn.messages]);
   if (turn.refusals.length > 0) return { kind: 'problem', problem: `the model refused: "${modelWords(turn.refusals)}"`, words: undefined };
   if (turn.calls.length === 0 && turn.functionCalls.length === 0) {
@@ -197,7 +198,9 @@ function read(turn: ComputerTurn, scale: Scale, tools: Observation['tools']): Re
     readFunctions(index);
     for (const raw of call.actions) {
       const mapped = fromComputerAction(raw, scale);
+      const outside = 'action' in mapped ? offScreen(mapped.action, viewport) : undefined;
       if ('problem' in mapped) problems.push(mapped.problem);
+      else if (outside) problems.push(outside);
       else if ('action' in mapped) actions.push(mapped.action);
     }
   }

@@ -50,6 +50,16 @@ export type ModelClientOptions = {
 type ScreenshotWithUrl = ResponseComputerToolCallOutputScreenshot & { current_url?: string };
 type ComputerCallOutputWithUrl = Omit<ResponseInputItem.ComputerCallOutput, 'output'> & { output: ScreenshotWithUrl };
 
+/** The first wait before asking again after a broken answer, doubling as the SDK's own backoff does. */
+const BROKEN_ANSWER_PAUSE_MS = 500;
+
+/** An answer that arrived broken: its body is not whole JSON, or the connection dropped while it came. */
+function brokenAnswer(error: unknown): boolean {
+  if (error instanceof SyntaxError) return true;
+  const text = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ''}` : '';
+  return error instanceof TypeError && /terminated|other side closed|socket/i.test(text);
+}
+
 export function openaiModelClient(options: ModelClientOptions): ModelClient {
   let requests = 0;
   const countingFetch: typeof fetch = (input, init) => {
@@ -79,13 +89,23 @@ export function openaiModelClient(options: ModelClientOptions): ModelClient {
    */
   async function call<T>(what: string, deadline: number | undefined, send: (request: { timeout: number }) => Promise<T>): Promise<T> {
     const before = requests;
-    const left = deadline === undefined ? options.timeoutMs : deadline - Date.now();
-    if (left <= 0) throw new RoteError('timeout', `${options.caller}: the run's deadline passed before the ${what} request was sent`);
-    const timeout = Math.min(options.timeoutMs, left);
-    try {
-      return await send({ timeout });
-    } catch (error) {
-      throw wireError(error, { caller: options.caller, what, attempts: requests - before, timeoutMs: timeout, redact });
+    for (let retry = 0; ; retry++) {
+      const left = deadline === undefined ? options.timeoutMs : deadline - Date.now();
+      if (left <= 0) throw new RoteError('timeout', `${options.caller}: the run's deadline passed before the ${what} request was sent`);
+      const timeout = Math.min(options.timeoutMs, left);
+      try {
+        return await send({ timeout });
+      } catch (error) {
+        // The SDK retries statuses and failed connections; an answer broken after its headers
+        // (JSON cut short, the connection dropped mid-body) is as passing, and is retried here, as often.
+        const pause = BROKEN_ANSWER_PAUSE_MS * 2 ** retry;
+        const inTime = deadline === undefined || Date.now() + pause < deadline;
+        if (retry < options.maxRetries && brokenAnswer(error) && inTime) {
+          await new Promise((resolve) => setTimeout(resolve, pause));
+          continue;
+        }
+        throw wireError(error, { caller: options.caller, what, attempts: requests - before, timeoutMs: timeout, redact });
+      }
     }
   }
 
@@ -263,6 +283,8 @@ function wireError(
       : error.message;
     const hint = error.status === 401 ? '; check the API key' : error.status === 404 ? '; check the model name and the base URL' : '';
     message = `the model service answered ${error.status ?? 'an error'} to ${context.what}: ${detail}${hint} (${tries})`;
+  } else if (brokenAnswer(error)) {
+    message = `the answer to ${context.what} came broken (${error instanceof SyntaxError ? 'its JSON was cut short' : 'the connection dropped while it came'}: ${messageOf(error)}) (${tries})`;
   } else {
     message = `${context.what} failed: ${messageOf(error)} (${tries})`;
   }
