@@ -103,7 +103,7 @@ export async function injectPageFault(kind: PageFaultKind, env: PageFaultEnviron
   if (claimed && submitted.length !== 1) notes.push(`ended ${result!.status} with ${submitted.length} submissions`);
   if (result?.status === 'interrupted') notes.push('ended interrupted, which only a stop may do');
   const outcome: FaultOutcome = { kind: `page: ${kind}`, clean: notes.length === 0 && wrongOnes === 0, lost: false, wrong: wrongOnes, hang: !result && !error, notes };
-  env.log(`page ${kind} #${index}: at ${delay} ms: ${result ? `${result.status}${result.errorCode ? ` (${result.errorCode})` : ''}` : 'no result'} in ${elapsed} ms, ${submitted.length} submission(s)${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`);
+  env.log(`page ${kind} #${index}: at ${delay} ms: ${result ? `${result.status}${result.errorCode ? ` (${result.errorCode}: ${(result.error ?? '').split('\n')[0]})` : ''}` : 'no result'} in ${elapsed} ms, ${submitted.length} submission(s)${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`);
   return outcome;
 }
 

@@ -8,7 +8,7 @@ import { isDone, type Agent, type AgentAnswer, type AgentUsage, type DialogAnswe
 import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
 import { watchChanges } from '../checks/pageChanges.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
-import { messageOf } from '../errors/messageOf.js';
+import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
 import { pageDied, pageGone } from './pageAlive.js';
 import { withinOverrun } from './overrun.js';
@@ -166,6 +166,9 @@ export class RunLoop {
         error = thrown.message;
       } else {
         status = 'failed';
+        // A browser call cut short by the run's own deadline (its timeout was what the deadline left) is the run's timeout.
+        const outOfTime = !RoteError.isInstance(thrown) && !pageGone(this.input.page) && Date.now() >= context.deadline;
+        if (outOfTime) thrown = context.timeoutError(`(at step ${this.ledger.steps.length + 1}: ${firstLineOf(messageOf(thrown))})`);
         errorCode = RoteError.isInstance(thrown) ? thrown.code : pageGone(this.input.page) ? 'page-closed' : 'internal';
         const message = messageOf(thrown);
         error = message.startsWith(`${context.apiName}:`) ? message : `${context.apiName}: ${message}`;
