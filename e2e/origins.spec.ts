@@ -94,6 +94,13 @@ test('a secret is never typed into a frame of another origin, nor on a page of a
     expect(elsewhere.error).toContain(`step 3 would type the secret {{password}} on ${framed.origin}, not on the origin the task started on (${homeOrigin})`);
     expect(await page.locator('input[name=password]').inputValue()).toBe('');
 
+    // Nor sent in a URL to another origin.
+    await page.goto(home.origin);
+    const leak = await run(page, scriptedAgent([{ actions: [{ type: 'goto', url: `${framed.origin}/login?p={{password}}` }] }]));
+    expect(leak.status).toBe('failed');
+    expect(leak.error).toContain(`step 1 would send the secret {{password}} to ${framed.origin}, not to the origin the task started on`);
+    expect(framed.hits.filter((hit) => hit.includes('Hunter2'))).toEqual([]);
+
     // The page's own password field takes it.
     await page.goto(home.origin);
     const typed = await run(page, typeInto(120, 85));

@@ -9,6 +9,8 @@ import { CHANGE_LOG_JS } from './pageChanges.js';
 class NavigationWatch {
   private pending = new Set<Request>();
   private commits = 0;
+  /** New documents only: a commit that followed a navigation request (pushState and hash changes make none). */
+  private documents = 0;
 
   constructor(page: Page) {
     page.on('request', (request) => {
@@ -21,6 +23,7 @@ class NavigationWatch {
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) {
         this.commits++;
+        if (this.pending.size > 0) this.documents++;
         this.pending.clear();
       }
     });
@@ -28,6 +31,11 @@ class NavigationWatch {
 
   get commitCount(): number {
     return this.commits;
+  }
+
+  /** New documents the main frame has loaded (same-document navigations not counted). */
+  get documentCount(): number {
+    return this.documents;
   }
 
   get navigating(): boolean {

@@ -15,7 +15,9 @@ import { templateNames } from '../params/template.js';
 export class OriginGuard {
   private readonly allowed: ReadonlySet<string> | undefined;
   /** Where a secret may be typed: the start origin, and the allowed ones. */
-  private readonly secretOrigins: ReadonlySet<string>;
+  private readonly secretOrigins: Set<string>;
+  /** A run that starts on a page with no web origin (about:blank) takes the first one it reaches as its start. */
+  private startKnown: boolean;
 
   constructor(
     startUrl: string,
@@ -23,11 +25,20 @@ export class OriginGuard {
     private readonly apiName: string,
   ) {
     this.allowed = allowedOrigins ? new Set(allowedOrigins) : undefined;
-    this.secretOrigins = new Set([originOf(startUrl), ...(allowedOrigins ?? [])].filter((origin): origin is string => origin !== undefined));
+    const start = originOf(startUrl);
+    this.startKnown = start !== undefined;
+    this.secretOrigins = new Set([start, ...(allowedOrigins ?? [])].filter((origin): origin is string => origin !== undefined));
   }
 
   /** After a step: the page must be on an allowed origin. */
   checkPage(page: Page, step: number): void {
+    if (!this.startKnown) {
+      const reached = originOf(page.url());
+      if (reached !== undefined) {
+        this.secretOrigins.add(reached);
+        this.startKnown = true;
+      }
+    }
     if (!this.allowed) return;
     const origin = originOf(page.url());
     if (origin === undefined || !this.allowed.has(origin)) {
@@ -50,10 +61,20 @@ export class OriginGuard {
    * another origin, or one whose origin cannot be read, is refused).
    */
   async checkSecretTyping(page: Page, templated: Action, params: BoundParams, step: number): Promise<void> {
-    const secrets = actionTexts(templated).flatMap(templateNames).filter((name) => params.isSecret(name));
+    // A URL holds its templates percent-encoded ({{ as %7B%7B): read them as typed text is read.
+    const texts = actionTexts(templated).map((text) => text.replace(/%7B/gi, '{').replace(/%7D/gi, '}'));
+    const secrets = texts.flatMap(templateNames).filter((name) => params.isSecret(name));
     if (secrets.length === 0) return;
+    const what = `step ${step} would ${templated.type === 'goto' ? 'send' : 'type'} the secret ${secrets.map((name) => `{{${name}}}`).join(', ')}`;
+    // A URL that carries a secret goes where it points: that origin is the one that must be trusted.
+    if (templated.type === 'goto') {
+      const target = originOf(texts[0]!.replace(/\{\{[^}]*\}\}/g, 'x'));
+      if (target === undefined || !this.secretOrigins.has(target)) {
+        throw new RoteError('origin-not-allowed', `${this.apiName}: ${what} to ${target ?? 'a URL with no web origin'}, not to the origin the task started on (${[...this.secretOrigins].join(', ')}); not done`);
+      }
+      return;
+    }
     const origin = originOf(page.url());
-    const what = `step ${step} would type the secret ${secrets.map((name) => `{{${name}}}`).join(', ')}`;
     if (origin === undefined || !this.secretOrigins.has(origin)) {
       throw new RoteError('origin-not-allowed', `${this.apiName}: ${what} on ${origin ?? page.url()}, not on the origin the task started on (${[...this.secretOrigins].join(', ')}); not done`);
     }
@@ -74,12 +95,23 @@ const MAX_FRAME_DEPTH = 5;
 async function focusedFrameOrigin(page: Page): Promise<string | undefined> {
   let frame = page.mainFrame();
   for (let depth = 0; depth <= MAX_FRAME_DEPTH; depth++) {
-    const active = await frame.evaluateHandle(() => document.activeElement);
+    // Into open shadow roots too: the host is not what holds the focus.
+    const active = await frame.evaluateHandle(() => {
+      let at = document.activeElement;
+      while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
+      return at;
+    });
     const element = active.asElement();
+    const tag = element ? await element.evaluate((node) => node.tagName).catch(() => '') : '';
     const inner = element ? await element.contentFrame().catch(() => null) : null;
     await active.dispose();
-    if (!inner) return originOf(frame.url());
-    frame = inner;
+    if (inner) {
+      frame = inner;
+      continue;
+    }
+    // A frame element whose document cannot be reached is a frame rote cannot vouch for.
+    if (['IFRAME', 'FRAME', 'OBJECT', 'EMBED'].includes(tag.toUpperCase())) return undefined;
+    return originOf(frame.url());
   }
   return undefined;
 }

@@ -73,10 +73,12 @@ export type RunInput = {
 const ARRIVAL_LIMIT_MS = 10_000;
 
 async function documentArrived(page: Page, deadline: RunContext): Promise<void> {
-  if (!navigationWatch(page).navigating) return;
-  const timeout = Math.max(1, remainingMs(deadline, ARRIVAL_LIMIT_MS));
-  await page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout }).catch(() => undefined);
-  await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, remainingMs(deadline, ARRIVAL_LIMIT_MS)) }).catch(() => undefined);
+  const watch = navigationWatch(page);
+  if (!watch.navigating) return;
+  const until = Date.now() + remainingMs(deadline, ARRIVAL_LIMIT_MS);
+  // Until the request ends: a document (it commits), or none (a 204, a download), whichever comes.
+  while (watch.navigating && Date.now() < until && !page.isClosed()) await new Promise((resolve) => setTimeout(resolve, 50));
+  await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, until - Date.now()) }).catch(() => undefined);
 }
 
 /** Raised inside the loop to end a run as 'diverged'; carries the divergence. */
@@ -122,6 +124,8 @@ export class RunLoop {
    * agent looking at the page. A load beyond them is one the replay cannot explain (see preCheck).
    */
   private commitsAccounted = 0;
+  /** Steps done since the last accounted document: with none, no load can have lost anything. */
+  private stepsSinceAccounted = 0;
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
@@ -137,8 +141,10 @@ export class RunLoop {
       deadline: input.context,
       // A navigation under way counts: the load that wipes the form is already coming.
       unexplainedLoads: () => {
+        // Nothing entered since the last accounted document: a load cannot have lost anything.
+        if (this.stepsSinceAccounted === 0) return 0;
         const watch = navigationWatch(input.page);
-        return watch.commitCount - this.commitsAccounted + (watch.navigating ? 1 : 0);
+        return Math.max(0, watch.documentCount - this.commitsAccounted + (watch.navigating ? 1 : 0));
       },
       ...(input.tools ? { tools: input.tools } : {}),
     };
@@ -152,7 +158,7 @@ export class RunLoop {
     let errorCode: RoteErrorCode | undefined;
     this.dialogs = new DialogGuard(this.input.page, params, (dialog) => this.answerPrompt(dialog));
     try {
-      this.commitsAtStepStart = this.commitsAtStepEnd = this.commitsAccounted = navigationWatch(this.input.page).commitCount;
+      this.commitsAtStepStart = this.commitsAtStepEnd = this.commitsAccounted = navigationWatch(this.input.page).documentCount;
       await watchChanges(this.input.page);
       status = await withinOverrun(this.loop(), this.input.page, context);
     } catch (thrown) {
@@ -349,7 +355,7 @@ export class RunLoop {
     const { page, context, params } = this.input;
     this.guardSteps();
     // Loads before a step recorded after one are its own to expect.
-    if (checked.node.state.navigatedBefore !== false) this.commitsAccounted = navigationWatch(page).commitCount;
+    if (checked.node.state.navigatedBefore !== false) this.account(navigationWatch(page).documentCount);
     const before = beforeAction(page);
     this.dialogs.beginStep(checked.node.state.dialogs ?? []);
     // A tool step is a call of the user's function (its pre-check passed with the other checks).
@@ -386,10 +392,12 @@ export class RunLoop {
     if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent`);
     // A document on its way in (the page reloading itself) is waited for: the agent decides on the page that will be there.
     await documentArrived(page, context);
+    // Counted before the screenshot: a document that arrives while it is taken is one the agent has not seen.
+    const seen = navigationWatch(page).documentCount;
     const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context });
     this.lastSeen = { screenshot: observation.screenshot, viewport: observation.viewport };
     // The agent sees the page as it is now: what it does next accounts for any load before.
-    this.commitsAccounted = navigationWatch(page).commitCount;
+    this.account(seen);
     const answer = await this.askAgent(agent, observation);
     if (isDone(answer)) {
       this.ledger.answer = answer.answer;
@@ -458,8 +466,8 @@ export class RunLoop {
     await this.input.origins.checkSecretTyping(page, agentAction, params, stepNumber);
     const watch = navigationWatch(page);
     // What a replay may expect: a new document loaded before this step (while the agent thought) or during it.
-    const navigatedBefore = watch.commitCount !== this.commitsAtStepEnd;
-    this.commitsAtStepStart = watch.commitCount;
+    const navigatedBefore = watch.documentCount !== this.commitsAtStepEnd;
+    this.commitsAtStepStart = watch.documentCount;
     const started = Date.now();
     this.dialogs.beginStep('record');
     const parent = this.cursor.at;
@@ -478,7 +486,7 @@ export class RunLoop {
     if (this.dialogs.failure !== undefined) throw this.dialogs.failure;
     if (this.dialogs.raisedThisStep.length > 0) this.noteDialogs(step.node);
     if (step.crop) this.ledger.crops.set(step.crop.hash, step.crop.bytes);
-    step.node.state.navigated = watch.commitCount !== this.commitsAtStepStart;
+    step.node.state.navigated = watch.documentCount !== this.commitsAtStepStart;
     step.node.state.navigatedBefore = navigatedBefore;
     // Runs that share a prefix share nodes: an equal stored step stands for this one.
     const existing = this.view.children(parent).find((node) => sameStep(node, step.node));
@@ -527,10 +535,20 @@ export class RunLoop {
     if (guarded) node.state.literalOf = { ...node.state.literalOf, ...guarded };
   }
 
+  /** Documents up to `documents` are explained; the steps entered since start counting again. */
+  private account(documents: number): void {
+    this.commitsAccounted = documents;
+    this.stepsSinceAccounted = 0;
+  }
+
   private stepDone(node: TrajectoryNode): void {
-    this.commitsAtStepEnd = navigationWatch(this.input.page).commitCount;
-    // A step recorded with no load leaves a load during it unexplained; one that loaded (or is not known to have) explains it.
-    if (node.state.navigated !== false) this.commitsAccounted = this.commitsAtStepEnd;
+    const loadedDuring = navigationWatch(this.input.page).documentCount !== this.commitsAtStepStart;
+    this.commitsAtStepEnd = navigationWatch(this.input.page).documentCount;
+    this.stepsSinceAccounted++;
+    // A step recorded with no load leaves a load during it unexplained; one that loaded (or is not
+    // known to have) explains it, and the load it made when recorded may still be on its way (a
+    // redirect after the page went quiet): one more document is its own, not a surprise.
+    if (node.state.navigated !== false) this.account(this.commitsAtStepEnd + (node.state.navigated === true && !loadedDuring ? 1 : 0));
     this.cursor.stepped(node);
     for (const name of namesUsedBy(node)) this.usedSoFar.add(name);
   }

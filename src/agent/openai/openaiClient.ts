@@ -52,6 +52,8 @@ type ComputerCallOutputWithUrl = Omit<ResponseInputItem.ComputerCallOutput, 'out
 
 /** The first wait before asking again after a broken answer, doubling as the SDK's own backoff does. */
 const BROKEN_ANSWER_PAUSE_MS = 500;
+const MAX_BROKEN_ANSWER_RETRIES = 2;
+const MIN_ATTEMPT_MS = 1_000;
 
 /** An answer that arrived broken: its body is not whole JSON, or the connection dropped while it came. */
 function brokenAnswer(error: unknown): boolean {
@@ -99,8 +101,9 @@ export function openaiModelClient(options: ModelClientOptions): ModelClient {
         // The SDK retries statuses and failed connections; an answer broken after its headers
         // (JSON cut short, the connection dropped mid-body) is as passing, and is retried here, as often.
         const pause = BROKEN_ANSWER_PAUSE_MS * 2 ** retry;
-        const inTime = deadline === undefined || Date.now() + pause < deadline;
-        if (retry < options.maxRetries && brokenAnswer(error) && inTime) {
+        // Another try only with time for an answer after the pause, and at most twice: the SDK's own retries come on top of these.
+        const inTime = deadline === undefined || Date.now() + pause + MIN_ATTEMPT_MS < deadline;
+        if (retry < Math.min(options.maxRetries, MAX_BROKEN_ANSWER_RETRIES) && brokenAnswer(error) && inTime) {
           await new Promise((resolve) => setTimeout(resolve, pause));
           continue;
         }
