@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright';
 import { launchBrowser } from '../../src/browser/launch.js';
 import type { IntakeApp } from '../../src/demo/app/server.js';
@@ -107,11 +107,24 @@ export async function injectPageFault(kind: PageFaultKind, env: PageFaultEnviron
   return outcome;
 }
 
-/** SIGKILL to the Chromium launched with this marker among its arguments: a crash, not a close. */
+/**
+ * SIGKILL to the Chromium launched with this marker among its arguments: a crash, not a close.
+ * Found through /proc (Linux), so no process tool need be installed.
+ */
 function killBrowser(marker: string): void {
-  try {
-    execFileSync('pkill', ['-KILL', '-f', marker]);
-  } catch {
-    // Nothing matched: it is gone already.
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let command = '';
+    try {
+      command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    if (!command.split('\0').includes(`--${marker}`)) continue;
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
   }
 }
