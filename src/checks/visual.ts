@@ -181,3 +181,16 @@ async function captureSettled(page: Page, deadline: Deadline, capture: () => Pro
 export async function viewportScreenshot(page: Page, deadline: Deadline = deadlineIn(2 * VIEWPORT_CAPTURE_LIMIT_MS)): Promise<Buffer> {
   return captureSettled(page, deadline, () => page.screenshot({ caret: 'hide', timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }));
 }
+
+/** Crops known to decode, by hash: checked once per process (a header read), not on every step. */
+const readableCrops = new Set<string>();
+
+export async function readableImage(hash: string, bytes: Buffer): Promise<boolean> {
+  if (readableCrops.has(hash)) return true;
+  const ok = await sharp(bytes)
+    .metadata()
+    .then((meta) => (meta.width ?? 0) > 0 && (meta.height ?? 0) > 0)
+    .catch(() => false);
+  if (ok) readableCrops.add(hash);
+  return ok;
+}

@@ -8,7 +8,7 @@ import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { showsValueNow } from '../checks/shownValues.js';
 import { compareUrls } from '../checks/urlCheck.js';
-import { matchCropStable, compareCrops } from '../checks/visual.js';
+import { matchCropStable, compareCrops, readableImage } from '../checks/visual.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { recordedName, renderSecrets } from '../checks/secretTarget.js';
 import type { BoundParams } from '../params/boundParams.js';
@@ -169,6 +169,10 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
   if (!stateDiffers && !otherElement && node.cropHash && node.cropRect) {
     const recorded = env.blob(node.cropHash);
     if (!recorded) return fail('the recorded crop is missing from the store');
+    // Damaged evidence is a refusal that says so, not a capture problem of the live page.
+    if (!(await readableImage(node.cropHash, recorded))) {
+      return fail(`the recorded crop of this step (blob ${node.cropHash.slice(0, 12)}) cannot be read: the stored evidence is damaged, so the step cannot be shown safe`, { permanent: true });
+    }
     const checked = await visualCheck(env, node, target.box, recorded, until);
     if ('reason' in checked) return fail(`the target looks different: ${checked.reason}`, { expected: recorded, actual: checked.actual, diff: checked.diff });
     crop = checked.crop;
@@ -286,3 +290,4 @@ async function withoutSecrets(env: CheckEnvironment, crop: Buffer, clip: Box): P
   const hidden = await secretRegions(env.page, env.params, clip, { strict: true }).catch(() => undefined);
   return hidden ? paintBoxes(crop, hidden) : undefined;
 }
+
