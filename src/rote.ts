@@ -2,7 +2,8 @@ import type { Page } from 'playwright';
 import { RunContext } from './engine/runContext.js';
 import { RunLoop } from './engine/runLoop.js';
 import { validateRunOptions, type RunOptions } from './engine/runOptions.js';
-import { OriginGuard, originOf } from './engine/originGuard.js';
+import { OriginGuard } from './engine/originGuard.js';
+import { httpOrigin } from './checks/urlCheck.js';
 import type { RunResult } from './engine/runResult.js';
 import { RoteError } from './errors/roteError.js';
 import { bindParams } from './params/params.js';
@@ -78,7 +79,7 @@ export class Rote {
       params.secretValues().forEach((value) => secrets.add(value));
       identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
     }
-    const start = originOf(page.url());
+    const start = httpOrigin(page.url());
     if (valid.allowedOrigins && (start === undefined || !valid.allowedOrigins.includes(start))) {
       throw new RoteError('invalid-argument', `${where}: the page is on ${start ?? page.url()}, which options.allowedOrigins does not list (${valid.allowedOrigins.join(', ')})`);
     }

@@ -16,7 +16,7 @@ import { DEMO_PATIENTS, INTAKE_TASK } from '../../src/demo/patients.js';
 import { Rote } from '../../src/rote.js';
 import { addCrashSchedule, injectCrash, type CrashEnvironment, type CrashKind } from './crashes.js';
 import { summarizeFaults, type FaultOutcome, type FaultSummary } from './faultOutcome.js';
-import { seededRandom } from './seededRandom.js';
+import { mulberry32 } from '../apps/catalog/random.js';
 import { injectPageFault, pageFaultKinds, type PageFaultKind } from './pageFaults.js';
 import { injectModelFault, modelFaultKinds, type ModelFaultKind } from './modelFaults.js';
 
@@ -47,7 +47,7 @@ export async function runFaults(options: { quick: boolean; seed: number; log: (l
     await page.close();
     await rote.close();
     if (recorded.status !== 'agent') throw new Error(`faults: the recording ended ${recorded.status}: ${recorded.error ?? ''}`);
-    const env: CrashEnvironment = { app, browser, storePath, root: options.root, dir, random: seededRandom(options.seed), log: options.log };
+    const env: CrashEnvironment = { app, browser, storePath, root: options.root, dir, random: mulberry32(options.seed), log: options.log };
     const only = (kind: string) => !options.only || options.only.some((wanted) => kind.startsWith(wanted));
     for (const kind of Object.keys(CRASHES) as CrashKind[]) {
       if (!only(`crash: ${kind}`)) continue;

@@ -99,3 +99,13 @@ export function compareUrls(recorded: string, current: string, params: BoundPara
   }
   return null;
 }
+
+/** `http(s)://host:port` of an absolute URL, or undefined (a template, about:blank, a relative path). */
+export function httpOrigin(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

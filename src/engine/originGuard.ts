@@ -4,6 +4,7 @@ import type { Action } from '../actions/action.js';
 import { RoteError } from '../errors/roteError.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { templateNames } from '../params/template.js';
+import { httpOrigin } from '../checks/urlCheck.js';
 
 /**
  * Where a run may act. With an allowlist (`allowedOrigins`), every step ends on one of its
@@ -25,7 +26,7 @@ export class OriginGuard {
     private readonly apiName: string,
   ) {
     this.allowed = allowedOrigins ? new Set(allowedOrigins) : undefined;
-    const start = originOf(startUrl);
+    const start = httpOrigin(startUrl);
     this.startKnown = start !== undefined;
     this.secretOrigins = new Set([start, ...(allowedOrigins ?? [])].filter((origin): origin is string => origin !== undefined));
   }
@@ -33,14 +34,14 @@ export class OriginGuard {
   /** After a step: the page must be on an allowed origin. */
   checkPage(page: Page, step: number): void {
     if (!this.startKnown) {
-      const reached = originOf(page.url());
+      const reached = httpOrigin(page.url());
       if (reached !== undefined) {
         this.secretOrigins.add(reached);
         this.startKnown = true;
       }
     }
     if (!this.allowed) return;
-    const origin = originOf(page.url());
+    const origin = httpOrigin(page.url());
     if (origin === undefined || !this.allowed.has(origin)) {
       throw new RoteError('origin-not-allowed', `${this.apiName}: after step ${step} the page is on ${origin ?? page.url()}, which allowedOrigins does not list (${[...this.allowed].join(', ')}); the run stops here`);
     }
@@ -49,7 +50,7 @@ export class OriginGuard {
   /** Before an agent's goto: the URL must be on an allowed origin. */
   checkNavigation(action: Action, step: number): void {
     if (!this.allowed || action.type !== 'goto') return;
-    const origin = originOf(action.url);
+    const origin = httpOrigin(action.url);
     if (origin === undefined || !this.allowed.has(origin)) {
       throw new RoteError('origin-not-allowed', `${this.apiName}: step ${step} would go to ${origin ?? action.url}, which allowedOrigins does not list (${[...this.allowed].join(', ')}); not done`);
     }
@@ -68,13 +69,13 @@ export class OriginGuard {
     const what = `step ${step} would ${templated.type === 'goto' ? 'send' : 'type'} the secret ${secrets.map((name) => `{{${name}}}`).join(', ')}`;
     // A URL that carries a secret goes where it points: that origin is the one that must be trusted.
     if (templated.type === 'goto') {
-      const target = originOf(texts[0]!.replace(/\{\{[^}]*\}\}/g, 'x'));
+      const target = httpOrigin(texts[0]!.replace(/\{\{[^}]*\}\}/g, 'x'));
       if (target === undefined || !this.secretOrigins.has(target)) {
         throw new RoteError('origin-not-allowed', `${this.apiName}: ${what} to ${target ?? 'a URL with no web origin'}, not to the origin the task started on (${[...this.secretOrigins].join(', ')}); not done`);
       }
       return;
     }
-    const origin = originOf(page.url());
+    const origin = httpOrigin(page.url());
     if (origin === undefined || !this.secretOrigins.has(origin)) {
       throw new RoteError('origin-not-allowed', `${this.apiName}: ${what} on ${origin ?? page.url()}, not on the origin the task started on (${[...this.secretOrigins].join(', ')}); not done`);
     }
@@ -111,17 +112,7 @@ async function focusedFrameOrigin(page: Page): Promise<string | undefined> {
     }
     // A frame element whose document cannot be reached is a frame rote cannot vouch for.
     if (['IFRAME', 'FRAME', 'OBJECT', 'EMBED'].includes(tag.toUpperCase())) return undefined;
-    return originOf(frame.url());
+    return httpOrigin(frame.url());
   }
   return undefined;
-}
-
-/** The origin of an http(s) URL; undefined for anything else (about:blank, data:, file:). */
-export function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -7,7 +7,8 @@ import type { Store } from '../store/store.js';
 import { loadRecording } from './readRecording.js';
 import { checkStore } from './recordingArguments.js';
 import { CROP_PATH, type RecordingFile } from './recordingSchema.js';
-import { httpOrigin, mapUrls, onOrigin } from './recordingUrls.js';
+import { httpOrigin } from '../checks/urlCheck.js';
+import { mapUrls, onOrigin } from './recordingUrls.js';
 
 export type ImportRecordingOptions = {
   /**

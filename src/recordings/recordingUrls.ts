@@ -4,20 +4,11 @@
  * recording's origin is written relative to it (`/intake?x=1`) and the origin once; an import puts
  * the URLs back on whichever origin it is given.
  */
+import { httpOrigin } from '../checks/urlCheck.js';
 import type { RecordingFile } from './recordingSchema.js';
 
 /** The parts of a recording that carry URLs. */
 type WithUrls = Pick<RecordingFile, 'task' | 'nodes'>;
-
-/** `http(s)://host:port` of an absolute URL, or undefined (a template, about:blank, a relative path). */
-export function httpOrigin(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A path on the recording's origin: one leading slash (two would be a protocol-relative URL). */
 export function isRelativeUrl(url: string): boolean {

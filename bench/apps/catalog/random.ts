@@ -14,8 +14,8 @@ export type Random = {
   hex(): string;
 };
 
-/** mulberry32: tiny, fast and plenty for shuffling a form. */
-function mulberry32(state: number): () => number {
+/** mulberry32: tiny, fast and plenty for shuffling a form (and for the fault suite's timings). */
+export function mulberry32(state: number): () => number {
   let a = state >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
