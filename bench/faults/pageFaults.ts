@@ -98,6 +98,10 @@ export async function injectPageFault(kind: PageFaultKind, env: PageFaultEnviron
   const wrongOnes = submitted.filter((submission) => submissionProblems(params, submission).length > 0).length + Math.max(0, submitted.length - 1);
   const claimed = result && (result.status === 'replayed' || result.status === 'mixed' || result.status === 'agent');
   const notes: string[] = [];
+  for (const submission of submitted) {
+    const problems = submissionProblems(params, submission);
+    if (problems.length > 0) notes.push(`a submission with other values than the run's: ${problems.join(', ')}`);
+  }
   if (error) notes.push(`rote.run threw: ${error}`);
   if (!result && !error) notes.push(`the run did not end in ${HANG_MS} ms`);
   if (claimed && submitted.length !== 1) notes.push(`ended ${result!.status} with ${submitted.length} submissions`);

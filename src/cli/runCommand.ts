@@ -100,6 +100,8 @@ function printSummary(summary: JobSummary, say: (line: string) => void, retryFil
   for (const row of summary.results.filter((result) => !succeeded(result))) {
     say(`row ${row.row} ${row.status}${row.divergence ? ` at step ${row.divergence.step}: ${row.divergence.reason}` : row.error ? `: ${row.error}` : ''}${row.runId ? ` (run ${row.runId})` : ''}`);
   }
+  // The same damaged step is met by every row: said once.
+  for (const warning of new Set(summary.results.flatMap((row) => row.warnings ?? []))) say(`warning: ${warning}`);
   say('');
   say(`${describeTotals(summary)}.`);
   const problem = firstProblem(summary);

@@ -25,6 +25,8 @@ export class DialogGuard {
   private ambiguous: string[][] = [];
   /** Dialogs dismissed because the recording did not have them, described for divergence reasons. */
   readonly unexpected: string[] = [];
+  /** When each of those was open (closedAt unset while it is): an action it overlapped may not have landed. */
+  private readonly unexpectedOpen: { what: string; openedAt: number; closedAt?: number }[] = [];
   /** What went wrong while answering (the agent failed on a prompt): the step fails with it. */
   failure: unknown;
   private readonly listener = (dialog: Dialog) => void this.answer(dialog);
@@ -59,6 +61,15 @@ export class DialogGuard {
     return { literal: [...this.literal], ambiguous: this.ambiguous };
   }
 
+  /**
+   * An unexpected dialog that was open at some moment from `since` to now: while a page shows a
+   * native dialog, input sent to it may be lost (a click that never lands, keys that never arrive),
+   * so an action taken in that window cannot be shown to have happened.
+   */
+  unexpectedSince(since: number): string | undefined {
+    return this.unexpectedOpen.find((open) => open.closedAt === undefined || open.closedAt >= since)?.what;
+  }
+
   dispose(): void {
     this.page.off('dialog', this.listener);
   }
@@ -80,8 +91,15 @@ export class DialogGuard {
         else await dialog.accept();
         return;
       }
-      this.unexpected.push(`${type} "${redactSecrets(message, this.params).slice(0, 120)}"`);
-      await dialog.dismiss();
+      const what = `${type} "${redactSecrets(message, this.params).slice(0, 120)}"`;
+      this.unexpected.push(what);
+      const open: { what: string; openedAt: number; closedAt?: number } = { what, openedAt: Date.now() };
+      this.unexpectedOpen.push(open);
+      try {
+        await dialog.dismiss();
+      } finally {
+        open.closedAt = Date.now();
+      }
     } catch (error) {
       // The page closed while the dialog was open, or the agent failed on a prompt: the prompt is
       // cancelled (never answered blind) and the step fails with the agent's error.

@@ -88,7 +88,7 @@ export class RunLedger {
   }
 
   /** The run's result; secret values never leave the run, not in its result nor in what is stored from it. */
-  result(input: { status: RunStatus; error: string | undefined; errorCode: RoteErrorCode | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams }): RunResult {
+  result(input: { status: RunStatus; error: string | undefined; errorCode: RoteErrorCode | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams; warnings: readonly string[] }): RunResult {
     const result: RunResult = {
       runId: this.runId,
       status: input.status,
@@ -106,6 +106,7 @@ export class RunLedger {
     if (this.answer !== undefined) result.answer = this.answer;
     if (input.error) result.error = `${input.error}\nSteps that ran:\n${input.callLog || '  (none)'}`;
     if (input.errorCode) result.errorCode = input.errorCode;
+    if (input.warnings.length > 0) result.warnings = [...input.warnings];
     return redactResult(result, input.params);
   }
 }
@@ -116,6 +117,7 @@ function redactResult(result: RunResult, params: BoundParams): RunResult {
   result.task = redact(result.task);
   if (result.answer !== undefined) result.answer = redact(result.answer);
   if (result.error !== undefined) result.error = redact(result.error);
+  if (result.warnings !== undefined) result.warnings = result.warnings.map(redact);
   for (const divergence of result.divergences) {
     divergence.reason = redact(divergence.reason);
     if (divergence.intent !== undefined) divergence.intent = redact(divergence.intent);

@@ -104,7 +104,7 @@ export class RunLoop {
   /** Parameters the steps so far have put on the page (the hazard guard reads it). */
   private readonly usedSoFar = new Set<string>();
   private readonly valueHashes: Record<string, string>;
-  /** A replayed tool's post-check failed: the next step is a divergence with this reason. */
+  /** A replayed tool's post-check failed, or a dialog overlapped a step: the next step is a divergence with this reason. */
   private pendingProblem: string | undefined;
   /** Answers native dialogs; created once the run record exists, disposed before the commit. */
   private dialogs!: DialogGuard;
@@ -182,7 +182,7 @@ export class RunLoop {
     }
     this.dialogs.dispose();
     if (status === 'failed') this.ledger.finalScreen = await lastScreen(this.input.page, params, context.deadline);
-    const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params });
+    const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: this.view.warnings });
     try {
       const images = await encodeRunImages({ steps: this.ledger.pictures, divergences: result.divergences, finalScreen: this.ledger.finalScreen });
       commitRun({
@@ -246,7 +246,7 @@ export class RunLoop {
     const { context, limits } = this.input;
     const step = this.ledger.steps.length;
     if (this.pendingProblem !== undefined) {
-      // The tool step before did not leave what its post-check expects: nothing recorded after it may run blind.
+      // The step before may not have done its work (a tool's post-check failed, a dialog overlapped it): nothing recorded after it may run blind.
       const reason = this.pendingProblem;
       this.pendingProblem = undefined;
       context.log(`step ${step} diverged: ${reason}`);
@@ -357,6 +357,7 @@ export class RunLoop {
     // Loads before a step recorded after one are its own to expect.
     if (checked.node.state.navigatedBefore !== false) this.account(navigationWatch(page).documentCount);
     const before = beforeAction(page);
+    const acting = Date.now();
     this.dialogs.beginStep(checked.node.state.dialogs ?? []);
     // A tool step is a call of the user's function (its pre-check passed with the other checks).
     const tool = checked.action.type === 'tool' ? this.toolNamed(checked.action.name) : undefined;
@@ -372,6 +373,9 @@ export class RunLoop {
     if (checked.action.type !== 'wait') this.waits.acted();
     // After the page settled: a failure is not this step's error, the next step diverges with it.
     if (tool && checked.action.type === 'tool') this.pendingProblem = await checkToolCall(tool, checked.node, 'post', { page, params, args: checked.action.args });
+    // A dialog the recording did not have, open while this step acted, may have swallowed its input.
+    const dialog = tool || (!checked.alreadyDone && checked.action.type !== 'wait') ? this.dialogs.unexpectedSince(acting) : undefined;
+    if (dialog && this.pendingProblem === undefined) this.pendingProblem = `an unexpected ${dialog} was open while step ${this.ledger.steps.length + 1} acted (it was dismissed): whether that step took effect cannot be shown`;
     const intent = this.intentOf(checked.node);
     // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.
     const point = actionPoint(checked.action);

@@ -66,4 +66,9 @@ export type RunResult = {
    * error), never a bad parameter.
    */
   errorCode?: RoteErrorCode;
+  /**
+   * What the run met that whoever keeps the store should hear of, though the run went on: a
+   * stored step that cannot be read (damaged, hand-edited) and so was a miss, naming the step.
+   */
+  warnings?: string[];
 };

@@ -3,6 +3,7 @@ import { actionSchema, type Action } from '../actions/action.js';
 import type { Fingerprint } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
 import { identitySchema } from '../checks/identity.js';
+import { UnreadableColumn } from '../store/rows.js';
 
 /** One recorded step and the evidence that makes it safe to repeat. */
 export type TrajectoryNode = {
@@ -153,18 +154,26 @@ type StoredNodeRow = {
 };
 
 /**
- * Reads a stored row back into a node. A row that does not parse (an older or damaged entry)
- * yields undefined: a bad cache entry is a miss, never a crash and never a guess.
+ * Reads a stored row back into a node. A row that does not parse (an older or damaged entry, a
+ * hand edit) yields the problem, naming the column: a bad cache entry is a miss that says so,
+ * never a crash and never a guess.
  */
-export function nodeFromRow(row: StoredNodeRow): TrajectoryNode | undefined {
+export function nodeFromRow(row: StoredNodeRow): { node: TrajectoryNode } | { problem: string } {
+  const unreadable = Object.values(row).find((value): value is UnreadableColumn => value instanceof UnreadableColumn);
+  if (unreadable) return { problem: `its ${unreadable.column} is not JSON (${unreadable.reason})` };
   const action = actionSchema.safeParse(row.action);
   const fingerprint = row.fingerprint === null ? { success: true as const, data: null } : fingerprintSchema.safeParse(row.fingerprint);
   const box = row.box === null ? { success: true as const, data: null } : boxSchema.safeParse(row.box);
   const cropRect = row.cropRect === null ? { success: true as const, data: null } : boxSchema.safeParse(row.cropRect);
   const masks = row.masks === null ? { success: true as const, data: [] } : z.array(boxSchema).safeParse(row.masks);
   const state = row.state === null ? { success: true as const, data: {} } : stateSchema.safeParse(row.state);
-  if (!action.success || !fingerprint.success || !box.success || !cropRect.success || !masks.success || !state.success) return undefined;
-  return {
+  if (!action.success || !fingerprint.success || !box.success || !cropRect.success || !masks.success || !state.success) {
+    const columns = { action, fingerprint, box, crop_rect: cropRect, masks, state };
+    const [column, failed] = Object.entries(columns).find(([, parsed]) => !parsed.success)!;
+    return { problem: `its ${column} does not fit: ${describeIssue((failed as { error: z.ZodError }).error)}` };
+  }
+  if (typeof row.url !== 'string') return { problem: 'its url is not text' };
+  const node: TrajectoryNode = {
     id: row.id,
     taskId: row.taskId,
     parentId: row.parentId,
@@ -181,4 +190,12 @@ export function nodeFromRow(row: StoredNodeRow): TrajectoryNode | undefined {
     endsRun: row.endsRun,
     lastSuccessAt: row.lastSuccessAt,
   };
+  return { node };
+}
+
+/** The first issue zod found, with its path: enough for a person to find the field. */
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'unknown';
+  return `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
 }

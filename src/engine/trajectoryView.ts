@@ -12,6 +12,7 @@ export class TrajectoryView {
   private readonly added: TrajectoryNode[] = [];
   private readonly addedIds = new Set<string>();
   private readonly byId = new Map<string, TrajectoryNode>();
+  private readonly unreadable = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -33,8 +34,10 @@ export class TrajectoryView {
     let stored = this.stored.get(key);
     if (!stored) {
       stored = this.store.children(this.taskId, parentId).flatMap((row) => {
-        const node = nodeFromRow(row);
-        return node ? [node] : [];
+        const read = nodeFromRow(row);
+        if ('node' in read) return [read.node];
+        this.unreadable.set(row.id, read.problem);
+        return [];
       });
       for (const node of stored) this.byId.set(node.id, node);
       this.stored.set(key, stored);
@@ -52,6 +55,14 @@ export class TrajectoryView {
     if (!resumeAt) return own;
     const seen = new Set(own.map((candidate) => candidate.id));
     return [...own, ...this.children(resumeAt).filter((candidate) => !seen.has(candidate.id))];
+  }
+
+  /**
+   * Stored steps this run met and could not read, each named with what is wrong: they were
+   * misses (never replayed), and whoever keeps the store should hear of them.
+   */
+  get warnings(): string[] {
+    return [...this.unreadable].map(([id, problem]) => `the stored step ${id} of task ${this.taskId} cannot be read, so it was not replayed: ${problem}`);
   }
 
   add(node: TrajectoryNode): void {

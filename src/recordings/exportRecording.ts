@@ -1,3 +1,4 @@
+import { nodeFromRow } from '../engine/trajectoryNode.js';
 import { RoteError } from '../errors/roteError.js';
 import { schemaFromStored } from '../params/paramSchema.js';
 import type { ParamSchema } from '../params/paramType.js';
@@ -43,6 +44,11 @@ export function recordingFromStore(store: Store, taskKey: string, where: string)
   const task = store.getTask(taskKey);
   if (!task) throw new RoteError('invalid-argument', `${where}: the store at "${store.path}" has no task with this key (rote tasks lists them)`);
   const rows = depthFirst(store.subtree(taskKey, null, Number.MAX_SAFE_INTEGER));
+  for (const row of rows) {
+    // A damaged row is not written into a file a person will review and import elsewhere.
+    const read = nodeFromRow(row);
+    if ('problem' in read) throw new RoteError('store', `${where}: the stored step ${row.id} cannot be read: ${read.problem}`);
+  }
   const crops = new Map<string, Buffer>();
   for (const row of rows) {
     if (row.cropHash === null || crops.has(row.cropHash)) continue;

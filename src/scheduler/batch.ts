@@ -25,6 +25,8 @@ export type RowOutcome = {
   errorCode?: RoteErrorCode;
   /** Where a cached step could not be shown safe first: its step (from 1) and the reason. */
   divergence?: { step: number; reason: string };
+  /** What the run met that the store's keeper should hear of (RunResult.warnings). */
+  warnings?: string[];
 };
 
 export type BatchOptions = {
@@ -141,6 +143,7 @@ export function outcomeOf(row: number, attempt: number, result: RunResult): RowO
     ...(result.error ? { error: firstLineOf(result.error) } : {}),
     ...(result.errorCode ? { errorCode: result.errorCode } : {}),
     ...(divergence ? { divergence: { step: divergence.step + 1, reason: divergence.reason } } : {}),
+    ...(result.warnings ? { warnings: result.warnings } : {}),
   };
 }
 

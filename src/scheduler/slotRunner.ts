@@ -58,6 +58,7 @@ export async function runSlot(deps: SlotDeps, schedule: Schedule, row: ScheduleR
       log(`${row.name}: the report at ${schedule.job.report} could not be written: ${firstLineOf(messageOf(error))}`);
     }
   }
+  for (const warning of new Set(ended.summary?.results.flatMap((result) => result.warnings ?? []) ?? [])) log(`${row.name}: warning: ${warning}`);
   log(`${row.name}: slot ${iso(slotAt)} ${ended.status}${describeSummary(ended.summary)}${ended.reason ? `: ${ended.reason}` : ''}${ended.notified ? `; ${ended.notified}` : ''}`);
   return ended;
 }

@@ -8,6 +8,17 @@
 import type { blobs, nodes, RunStatus, runSteps, runs, tasks } from './schema.js';
 
 export type TaskRow = typeof tasks.$inferSelect;
+
+/**
+ * A JSON column of a node that is not JSON (a hand edit, a damaged page): read as this instead of
+ * failing the whole read, so the row is a miss that names itself, not a failed run (trajectoryNode.ts).
+ */
+export class UnreadableColumn {
+  constructor(
+    readonly column: string,
+    readonly reason: string,
+  ) {}
+}
 /** A task with the number of its nodes (`Store.listTasks`). */
 export type TaskSummary = TaskRow & { nodes: number };
 export type NodeRow = typeof nodes.$inferSelect;

@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type Database from 'better-sqlite3';
 import type { RoteDatabase } from './open.js';
-import type { NodeRow } from './rows.js';
+import { UnreadableColumn, type NodeRow } from './rows.js';
 import { blobs, nodes, runSteps, runs, tasks } from './schema.js';
 
 const p = <N extends string>(name: N): Placeholder<N> => sql.placeholder(name);
@@ -32,6 +32,11 @@ export const nodeKeys = Object.keys(nodeColumns) as (keyof NodeRow)[];
 const stepKeys = (Object.keys(getTableColumns(runSteps)) as (keyof typeof runSteps.$inferSelect)[]).filter(
   (key) => key !== 'id',
 );
+
+interface ChildrenParams {
+  taskId: string;
+  parentId: string | null;
+}
 
 interface SubtreeParams {
   taskId: string;
@@ -70,15 +75,16 @@ export function prepareStatements(db: RoteDatabase) {
       })
       .prepare(),
 
-    getNode: db.select().from(nodes).where(eq(nodes.id, p('id'))).prepare(),
-    children: db
-      .select()
-      .from(nodes)
-      // IS, not =, so a null parentId selects the children of the virtual root; it still uses the index.
-      .where(and(eq(nodes.taskId, p('taskId')), sql`${nodes.parentId} IS ${p('parentId')}`))
-      // Most recently successful first: the likeliest continuation is tried first. id breaks ties.
-      .orderBy(sql`${nodes.lastSuccessAt} DESC NULLS LAST`, asc(nodes.createdAt), asc(nodes.id))
-      .prepare(),
+    getNode: client.prepare<[{ id: string }], Record<string, unknown>>('SELECT * FROM nodes WHERE id = @id') as Database.Statement<[{ id: string }], Record<string, unknown>>,
+    /**
+     * Raw SQL, mapped by nodeFromDriver: drizzle's own mapping throws on a JSON column that does not
+     * parse, which would fail every run of the task over one damaged row.
+     * IS, not =, so a null parentId selects the children of the virtual root; it still uses the index.
+     * Most recently successful first: the likeliest continuation is tried first. id breaks ties.
+     */
+    children: client.prepare<[ChildrenParams], Record<string, unknown>>(
+      'SELECT * FROM nodes WHERE task_id = @taskId AND parent_id IS @parentId ORDER BY last_success_at DESC NULLS LAST, created_at ASC, id ASC',
+    ) as Database.Statement<[ChildrenParams], Record<string, unknown>>,
     insertNode: db.insert(nodes).values(placeholdersFor(nodeKeys)).prepare(),
     /**
      * An import's write: a node already stored (same id) takes the recording's fields, which a
@@ -211,13 +217,20 @@ export function prepareStatements(db: RoteDatabase) {
 
 export type Statements = ReturnType<typeof prepareStatements>;
 
-/** Maps a raw `SELECT * FROM nodes` row (snake_case, driver values) to a NodeRow, as drizzle would. */
+/**
+ * Maps a raw `SELECT * FROM nodes` row (snake_case, driver values) to a NodeRow, as drizzle would,
+ * except that a JSON column that does not parse becomes an UnreadableColumn instead of a throw.
+ */
 export function nodeFromDriver(raw: Record<string, unknown>): NodeRow {
   const row: Record<string, unknown> = {};
   for (const key of nodeKeys) {
     const column = nodeColumns[key];
     const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    try {
+      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    } catch (error) {
+      row[key] = new UnreadableColumn(column.name, error instanceof Error ? error.message : String(error));
+    }
   }
   return row as NodeRow;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
 import { openDatabase } from './open.js';
-import type { NewNodeRow, RunResult, TaskRow } from './rows.js';
+import { UnreadableColumn, type NewNodeRow, type RunResult, type TaskRow } from './rows.js';
 import { Store } from './store.js';
 
 const DEAD_PID = 2 ** 31 - 2; // above any Linux/macOS pid_max, so never a live process
@@ -277,6 +277,20 @@ describe('reads', () => {
     expect(store.children('task-1', null).map((n) => n.id)).toEqual([d.id, c.id, a.id, b.id]);
     expect(store.children('task-1', a.id).map((n) => n.id)).toEqual([other.id]);
     expect(store.children('other-task', null)).toEqual([]);
+  });
+
+  it('reads a node whose JSON column is damaged as an UnreadableColumn, instead of failing the whole read', () => {
+    const good = node({ createdAt: 1 });
+    const damaged = node({ createdAt: 2 });
+    store.commitRun({ task: task(), newNodes: [good, damaged], run: finished(begin()) });
+    store.db.$client.prepare('UPDATE nodes SET action = ? WHERE id = ?').run('{"type": "cli', damaged.id);
+    const children = store.children('task-1', null);
+    expect(children.map((n) => n.id)).toEqual([good.id, damaged.id]);
+    expect(children[0]!.action).toEqual({ type: 'click', target: 'button' });
+    expect(children[1]!.action).toBeInstanceOf(UnreadableColumn);
+    expect(children[1]!.action).toMatchObject({ column: 'action' });
+    expect(store.getNode(damaged.id)!.action).toBeInstanceOf(UnreadableColumn);
+    expect(store.subtree('task-1', null, 10).map((n) => n.id)).toEqual([good.id, damaged.id]);
   });
 
   it('walks a subtree breadth-first up to a limit', () => {

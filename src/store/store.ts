@@ -77,12 +77,15 @@ export class Store {
   }
 
   getNode(id: string): NodeRow | undefined {
-    return this.guard('read node', () => this.statements.getNode.get({ id }));
+    return this.guard('read node', () => {
+      const raw = this.statements.getNode.get({ id });
+      return raw ? nodeFromDriver(raw) : undefined;
+    });
   }
 
   /** Candidate next steps after `parentId` (null: the first steps), most recently successful first. */
   children(taskId: string, parentId: string | null): NodeRow[] {
-    return this.guard('read children', () => this.statements.children.all({ taskId, parentId }));
+    return this.guard('read children', () => this.statements.children.all({ taskId, parentId }).map(nodeFromDriver));
   }
 
   /** Up to `limit` descendants of `rootParentId` (null: the whole task), nearest levels first. */
@@ -232,7 +235,8 @@ export class Store {
         s.insertNode.run(withNodeDefaults(node));
         continue;
       }
-      const stored = s.getNode.get({ id: node.id });
+      const raw = s.getNode.get({ id: node.id });
+      const stored = raw ? nodeFromDriver(raw) : undefined;
       if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
       s.importNode.run(withNodeDefaults(node));
     }

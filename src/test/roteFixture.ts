@@ -60,6 +60,8 @@ export class TestRote implements RoteFixture {
     const result = await this.rote.run(this.page, { ...rest, task, ...(tags ? { tags } : {}), mode });
     if (source && result.taskKey !== source.taskKey) explainMiss(result, source, recording!, startedAt);
     this.runs++;
+    // A damaged stored step is news even when an agent covered for it: in the report, not only in the result.
+    for (const warning of result.warnings ?? []) this.testInfo.annotations.push({ type: 'rote warning', description: warning });
     if (shouldAttach(result, mode)) await this.attachEvidence(result);
     if (mode === 'replay-only' && result.status !== 'replayed') this.unreplayed.push(result);
     return result;

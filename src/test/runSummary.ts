@@ -36,6 +36,7 @@ export function runReport(result: RunResult): string {
     const images = (['expected', 'actual', 'diff'] as const).filter((kind) => divergence[kind]);
     lines.push(`- ${describeStep(divergence)}: ${divergence.reason}${images.length ? ` [attached: ${images.join(', ')}]` : ''}`);
   });
+  for (const warning of result.warnings ?? []) lines.push(`- warning: ${warning}`);
   if (result.error) lines.push('', result.error);
   return `${lines.join('\n')}\n`;
 }
