@@ -1,30 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { scriptedAgent } from '../src/agent/scriptedAgent.js';
 import { secret } from '../src/params/secret.js';
 import { expect, test } from './fixtures.js';
+import { startSite } from './support/site.js';
 
 /**
  * Where a run may act: an allowlist of origins for agents, and secrets typed only on the origin
  * the task started on. Two servers on 127.0.0.1 are two origins (their ports differ).
  */
-
-type Site = { origin: string; hits: string[]; close(): Promise<void> };
-
-async function startSite(pages: (origin: string, other: () => string) => Record<string, string>, other: () => string = () => ''): Promise<Site> {
-  const hits: string[] = [];
-  let origin = '';
-  const server: Server = createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    const body = pages(origin, other)[req.url?.split('?')[0] ?? ''];
-    if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, hits, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 const field = (name: string, top: number) => `<input name="${name}" aria-label="${name}" style="position:absolute;left:20px;top:${top}px;width:200px;height:30px">`;
 

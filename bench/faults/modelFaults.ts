@@ -8,6 +8,7 @@ import { domBrain } from '../../e2e/support/domBrain.js';
 import { apiError, startFakeOpenAI, type FakeReply } from '../../e2e/support/fakeOpenAI.js';
 import { CRASH_PATIENTS } from './crashPatients.js';
 import type { FaultOutcome } from './faultOutcome.js';
+import { within } from './within.js';
 
 export const modelFaultKinds = ['timeout', '429 burst', '5xx burst', 'truncated JSON', 'answer cut midway', 'no action', 'action outside the viewport'] as const;
 export type ModelFaultKind = (typeof modelFaultKinds)[number];
@@ -15,7 +16,8 @@ export type ModelFaultKind = (typeof modelFaultKinds)[number];
 export type ModelFaultEnvironment = { app: IntakeApp; browser: Browser; random: () => number; log: (line: string) => void };
 
 const KEY = 'sk-fault-suite';
-const RUN_TIMEOUT_MS = 30_000;
+/** Roomy: the agent does every step, and the load may be running beside it. */
+const RUN_TIMEOUT_MS = 60_000;
 const HANG_MS = RUN_TIMEOUT_MS + 15_000;
 
 /** What the model service answers first, before it answers well (a brain that reads the page). */
@@ -61,7 +63,7 @@ export async function injectModelFault(kind: ModelFaultKind, env: ModelFaultEnvi
     fake.queue(...faultReplies(kind));
     const agent = openaiComputerAgent({ model: 'computer-use-preview', apiKey: KEY, baseURL: fake.baseURL, timeoutMs: 1_000, maxRetries: 2 });
     const run = rote.run(page, { task: 'Register patient {{firstName}} {{lastName}} in the intake form', params, agent, timeout: RUN_TIMEOUT_MS });
-    result = await Promise.race([run, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HANG_MS))]);
+    result = await within(run, HANG_MS, undefined);
     run.catch(() => undefined);
   } catch (thrown) {
     error = thrown instanceof Error ? thrown.message.split('\n')[0] : String(thrown);

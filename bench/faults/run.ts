@@ -19,6 +19,7 @@ import { summarizeFaults, type FaultOutcome, type FaultSummary } from './faultOu
 import { mulberry32 } from '../apps/catalog/random.js';
 import { injectPageFault, pageFaultKinds, type PageFaultKind } from './pageFaults.js';
 import { injectModelFault, modelFaultKinds, type ModelFaultKind } from './modelFaults.js';
+import { injectLoad } from './load.js';
 
 /** Injections per kind of page fault. */
 const PAGE_FAULTS = { full: 3, quick: 1 };
@@ -31,10 +32,14 @@ const CRASHES: Record<CrashKind, { full: number; quick: number }> = {
   daemon: { full: 12, quick: 1 },
 };
 
+/** How long the load runs (4 runs at once in each of two processes, and a reader), beside the page and model faults. */
+const LOAD_MS = { full: 300_000, quick: 20_000 };
+
 /** `only`: the kinds whose names start with one of these ("crash: replay", "page: "), for a fast subset. */
 export async function runFaults(options: { quick: boolean; seed: number; log: (line: string) => void; root: string; only?: readonly string[] }): Promise<{ summary: FaultSummary; outcomes: FaultOutcome[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'rote-faults-'));
   const app = await startIntakeApp();
+  const loadApp = await startIntakeApp();
   const browser = await launchBrowser();
   const outcomes: FaultOutcome[] = [];
   try {
@@ -56,17 +61,25 @@ export async function runFaults(options: { quick: boolean; seed: number; log: (l
       for (let index = 0; index < count; index++) outcomes.push(await injectCrash(kind, env, index));
     }
     // The schedule of the daemon's crashes is not wanted running beside the page faults: no daemon runs now.
-    for (const kind of pageFaultKinds as readonly PageFaultKind[]) {
-      if (!only(`page: ${kind}`)) continue;
-      for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectPageFault(kind, env, index));
-    }
-    for (const kind of modelFaultKinds as readonly ModelFaultKind[]) {
-      if (!only(`model: ${kind}`)) continue;
-      for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectModelFault(kind, env, index));
+    // The load runs beside the page and model faults, on the same store and its own copy of the app
+    // (its own origin, so its own task: the faults' submissions and its own are told apart).
+    const load = only('load: ') ? injectLoad({ ...env, app: loadApp }, options.quick ? LOAD_MS.quick : LOAD_MS.full) : Promise.resolve([]);
+    try {
+      for (const kind of pageFaultKinds as readonly PageFaultKind[]) {
+        if (!only(`page: ${kind}`)) continue;
+        for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectPageFault(kind, env, index));
+      }
+      for (const kind of modelFaultKinds as readonly ModelFaultKind[]) {
+        if (!only(`model: ${kind}`)) continue;
+        for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectModelFault(kind, env, index));
+      }
+    } finally {
+      outcomes.push(...(await load));
     }
   } finally {
     await browser.close();
     await app.close();
+    await loadApp.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return { summary: summarizeFaults(outcomes), outcomes };

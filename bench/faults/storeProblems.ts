@@ -1,3 +1,4 @@
+import { isProcessAlive } from '../../src/store/processAlive.js';
 import { Store } from '../../src/store/store.js';
 
 /**
@@ -22,9 +23,13 @@ export function storeProblems(path: string): string[] {
       const n = (db.prepare(sql).get() as { n: number }).n;
       if (n > 0) problems.push(`${n} ${label}`);
     };
-    // Open marked the runs and slots of dead processes interrupted; the crashed one is dead.
-    count('runs left running', `SELECT COUNT(*) AS n FROM runs WHERE status = 'running'`);
-    count('slots left running', `SELECT COUNT(*) AS n FROM schedule_slots WHERE status = 'running'`);
+    // Open marked the runs and slots of dead processes interrupted; the crashed one is dead. Runs of
+    // live processes (the load phase's, beside the crashes) may well be running.
+    const deadRunning = (table: string) => (db.prepare(`SELECT pid FROM ${table} WHERE status = 'running'`).all() as { pid: number | null }[]).filter((row) => row.pid === null || !isProcessAlive(row.pid)).length;
+    const runsLeft = deadRunning('runs');
+    if (runsLeft > 0) problems.push(`${runsLeft} runs of dead processes left running`);
+    const slotsLeft = deadRunning('schedule_slots');
+    if (slotsLeft > 0) problems.push(`${slotsLeft} slots of dead processes left running`);
     count('nodes whose parent is missing', `SELECT COUNT(*) AS n FROM nodes c WHERE c.parent_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.id = c.parent_id)`);
     // 'root' re-joins at the task's first steps (cursor.ts ROOT_ID), not a node.
     count('nodes whose re-join target is missing', `SELECT COUNT(*) AS n FROM nodes c WHERE c.resume_at_id IS NOT NULL AND c.resume_at_id != 'root' AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.id = c.resume_at_id)`);

@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright';
+import type { Frame, Locator, Page } from 'playwright';
 import { foldedNamePattern } from '../params/fold.js';
 import { withinDeadline, type Deadline } from '../progress/deadline.js';
 import { COUNTABLE_ROLES, type Fingerprint } from './fingerprint.js';
@@ -28,6 +28,19 @@ const DESCRIBE_ALL = new Function(
   'kind',
   `${IDENTITY_JS}
   var reading = function (s) { return s.replace(/\\s+/g, ' ').trim().replace(/[\\s:*]+$/, '').toLowerCase(); };
+  // In a frame, boxes are moved into the top page's viewport, as the target's are (target.ts). A
+  // frame inside another origin's page cannot be placed, and its targets are never replayed anyway.
+  var offsetX = 0, offsetY = 0, view = window;
+  try {
+    while (view !== view.top) {
+      var frame = view.frameElement;
+      if (!frame) return [];
+      var fr = frame.getBoundingClientRect(), fs = frame.ownerDocument.defaultView.getComputedStyle(frame);
+      offsetX += fr.left + frame.clientLeft + (parseFloat(fs.paddingLeft) || 0);
+      offsetY += fr.top + frame.clientTop + (parseFloat(fs.paddingTop) || 0);
+      view = frame.ownerDocument.defaultView;
+    }
+  } catch (e) { return []; }
   var found = [];
   for (var i = 0; i < elements.length && found.length <= kind.limit; i++) {
     var el = elements[i];
@@ -36,7 +49,7 @@ const DESCRIBE_ALL = new Function(
     if (kind.text !== null && reading(ownText(el)) !== kind.text) continue;
     if (!isVisible(el)) continue;
     var r = el.getBoundingClientRect();
-    found.push({ box: { x: r.x, y: r.y, width: r.width, height: r.height }, identity: kind.identity ? identityOf(el) : {} });
+    found.push({ box: { x: r.x + offsetX, y: r.y + offsetY, width: r.width, height: r.height }, identity: kind.identity ? identityOf(el) : {} });
   }
   return found;`,
 ) as (elements: Element[], kind: { limit: number; tag: string; inputType: string | null; text: string | null; identity: boolean }) => Lookalike[];
@@ -48,7 +61,7 @@ const DESCRIBE_ALL = new Function(
  * shows itself. Tag and input type are then required in the page, as the fingerprint compares them.
  * `folded` matches the name case and punctuation aside (a name that came from a parameter).
  */
-function kindLocator(page: Page, fingerprint: Fingerprint, byRole: boolean, folded: boolean): Locator {
+function kindLocator(page: Page | Frame, fingerprint: Fingerprint, byRole: boolean, folded: boolean): Locator {
   if (byRole && COUNTABLE_ROLES.has(fingerprint.role)) {
     const name = folded && fingerprint.name !== '' ? foldedNamePattern(fingerprint.name) : fingerprint.name;
     return page.getByRole(fingerprint.role as AriaRole, { name, exact: true });
@@ -90,7 +103,9 @@ export async function lookalikes(page: Page, fingerprint: Fingerprint, query: Lo
     identity: query.identities !== false,
   };
   try {
-    const found = await withinDeadline(query.deadline, kindLocator(page, fingerprint, byRole, query.folded === true).evaluateAll(DESCRIBE_ALL, kind), 'counting look-alikes');
+    // Every frame's: a form in a frame has its look-alikes there, and a target is picked through frames (target.ts).
+    const perFrame = page.frames().map((frame) => kindLocator(frame, fingerprint, byRole, query.folded === true).evaluateAll(DESCRIBE_ALL, kind));
+    const found = (await withinDeadline(query.deadline, Promise.all(perFrame), 'counting look-alikes')).flat();
     return found.length > MAX_LOOKALIKES ? null : found;
   } catch {
     return null;

@@ -1,20 +1,34 @@
-import type { Page, Request } from 'playwright';
+import type { Frame, Page, Request } from 'playwright';
 import { remainingMs, type Deadline } from '../progress/deadline.js';
 import { CHANGE_LOG_JS } from './pageChanges.js';
 
 /**
  * Watches the main frame for document navigations, so that after an action rote waits for a
- * navigation the action started instead of checking the next step against the old page.
+ * navigation the action started instead of checking the next step against the old page. A frame
+ * of the page's own origin that loads a document again (a reload, a new src) counts as well: the
+ * fields a run filled in it are gone just as with the page's own reload. A frame's first document
+ * (frames arriving with their page) does not, nor does any frame of another origin.
  */
+/** A page's frames are detached this long after its main frame committed a new document, as part of it. */
+const PAGE_TEARDOWN_MS = 200;
+
 class NavigationWatch {
   private pending = new Set<Request>();
   private commits = 0;
   /** New documents only: a commit that followed a navigation request (pushState and hash changes make none). */
   private documents = 0;
+  private lastMainCommit = 0;
+  /** Child frames that have shown a document: their next one is a new document of the page. */
+  private readonly loadedFrames = new WeakSet<Frame>();
 
-  constructor(page: Page) {
+  constructor(private readonly page: Page) {
+    // Frames already showing a document when the watch begins (it begins with the run).
+    for (const frame of page.frames()) if (frame !== page.mainFrame() && frame.url() !== '' && frame.url() !== 'about:blank') this.loadedFrames.add(frame);
     page.on('request', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.pending.add(request);
+      if (!request.isNavigationRequest()) return;
+      const frame = request.frame();
+      // A frame's first document is part of its page arriving, not a load that loses anything.
+      if (frame === page.mainFrame() || (this.loadedFrames.has(frame) && this.watched(frame, request.url()))) this.pending.add(request);
     });
     const done = (request: Request) => this.pending.delete(request);
     page.on('requestfailed', done);
@@ -23,10 +37,29 @@ class NavigationWatch {
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) {
         this.commits++;
+        this.lastMainCommit = Date.now();
         if (this.pending.size > 0) this.documents++;
         this.pending.clear();
+        return;
       }
+      const requested = [...this.pending].filter((request) => request.frame() === frame);
+      requested.forEach((request) => this.pending.delete(request));
+      if (requested.length > 0 && this.watched(frame, frame.url())) this.documents++;
+      this.loadedFrames.add(frame);
     });
+    // A frame of the page's origin taken away while its page stays (replaced by a new one) takes
+    // what was entered in it along: a new document too. Frames leaving with their page do not count.
+    page.on('framedetached', (frame) => {
+      const withPage = [...this.pending].some((request) => request.frame() === page.mainFrame()) || Date.now() - this.lastMainCommit < PAGE_TEARDOWN_MS;
+      if (this.loadedFrames.has(frame) && !withPage && this.watched(frame, frame.url())) this.documents++;
+    });
+  }
+
+  /** The main frame, or a child frame loading a document of the page's own origin (one a run can act in). */
+  private watched(frame: Frame, url: string): boolean {
+    if (frame === this.page.mainFrame()) return true;
+    const own = originOf(this.page.mainFrame().url());
+    return own !== undefined && originOf(url) === own;
   }
 
   get commitCount(): number {
@@ -40,6 +73,15 @@ class NavigationWatch {
 
   get navigating(): boolean {
     return this.pending.size > 0;
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
   }
 }
 

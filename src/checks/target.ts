@@ -12,10 +12,28 @@ import type { Point } from './geometry.js';
  */
 const PICK_ELEMENT = `(function (mode, x, y) {
   var el = mode === 'point' ? document.elementFromPoint(x, y) : document.activeElement;
-  if (mode === 'point') {
-    while (el && el.shadowRoot) { var inner = el.shadowRoot.elementFromPoint(x, y); if (!inner || inner === el) break; el = inner; }
-  } else {
-    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  for (var depth = 0; ; depth++) {
+    if (mode === 'point') {
+      while (el && el.shadowRoot) { var inner = el.shadowRoot.elementFromPoint(x, y); if (!inner || inner === el) break; el = inner; }
+    } else {
+      while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    }
+    // Into a frame whose document this page may read (same origin): the element inside is the
+    // target, not the frame, or every field of a framed form would look the same. A frame of
+    // another origin stays the target: opaque, and never replayed from the cache (preCheck.ts).
+    if (!el || depth >= 8 || !/^(IFRAME|FRAME)$/.test(el.tagName)) break;
+    var doc = null;
+    try { doc = el.contentDocument; } catch (e) { doc = null; }
+    if (!doc) break;
+    if (mode === 'point') {
+      var r = el.getBoundingClientRect();
+      var style = el.ownerDocument.defaultView.getComputedStyle(el);
+      x -= r.left + el.clientLeft + (parseFloat(style.paddingLeft) || 0);
+      y -= r.top + el.clientTop + (parseFloat(style.paddingTop) || 0);
+      el = doc.elementFromPoint(x, y);
+    } else {
+      el = doc.activeElement;
+    }
   }
   if (!el) return null;
   var widget = el.closest('button,a[href],input,select,textarea,summary,option,[contenteditable=""],[contenteditable="true"],' +
@@ -33,8 +51,20 @@ const PICK_ELEMENT = `(function (mode, x, y) {
  * text around it): geometry, state, the words it shows, never the value a field holds.
  */
 const DESCRIBE_ELEMENT = `function (withIdentity) {
+  // The element may be in a same-origin frame: its own document is where its labels are.
+  var document = this.ownerDocument || window.document;
   ${IDENTITY_JS}
   var r = this.getBoundingClientRect();
+  // A box inside frames is moved into the top page's viewport, where actions and crops are.
+  var offsetX = 0, offsetY = 0, view = document.defaultView;
+  try {
+    while (view && view.frameElement) {
+      var frame = view.frameElement, fr = frame.getBoundingClientRect(), fs = frame.ownerDocument.defaultView.getComputedStyle(frame);
+      offsetX += fr.left + frame.clientLeft + (parseFloat(fs.paddingLeft) || 0);
+      offsetY += fr.top + frame.clientTop + (parseFloat(fs.paddingTop) || 0);
+      view = frame.ownerDocument.defaultView;
+    }
+  } catch (e) {}
   var tag = this.tagName ? this.tagName.toLowerCase() : '#node';
   var type = tag === 'input' ? (this.getAttribute('type') || 'text').toLowerCase() : null;
   var checkable = tag === 'input' && (type === 'checkbox' || type === 'radio');
@@ -43,7 +73,7 @@ const DESCRIBE_ELEMENT = `function (withIdentity) {
     (tag === 'input' && !/^(checkbox|radio|submit|button|reset|image|file|color|range|hidden)$/.test(type));
   // A container with the whole page in it shows no words of its own worth reading.
   var words = String(this.textContent || '').length <= 2000 ? ownText(this) : '';
-  return { x: r.x, y: r.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {} };
+  return { x: r.x + offsetX, y: r.y + offsetY, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {} };
 }`;
 
 type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity };

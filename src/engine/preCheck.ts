@@ -149,6 +149,11 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
 
   const typeMode: TypeMode = node.state.typeMode ?? 'keys';
   if (!node.fingerprint) return { ok: true, node, kind: 'cached', action: bound, typeMode, alreadyDone: false, target: null };
+  // A frame rote could not see into (another origin's) was all it knew of the target: which field
+  // inside took the action, no check can tell, so the step is never replayed (see checks/target.ts).
+  if (node.fingerprint.tag === 'iframe' || node.fingerprint.tag === 'frame') {
+    return fail(`the recorded step acted inside a frame whose page rote cannot see into (${describeFingerprint(node.fingerprint)}, another origin's): what it acted on cannot be shown the same, so it is not replayed`, { permanent: true });
+  }
 
   // A secret the recorded name showed is stored as {{name}}: the name is compared as this run's values render it.
   const recordedNow = recordedName(node.fingerprint, env.params);

@@ -105,7 +105,9 @@ export class RunLoop {
   private readonly usedSoFar = new Set<string>();
   private readonly valueHashes: Record<string, string>;
   /** A replayed tool's post-check failed, or a dialog overlapped a step: the next step is a divergence with this reason. */
-  private pendingProblem: string | undefined;
+  private pendingProblem: { reason: string; kind: 'tool' | 'dialog' } | undefined;
+  /** The agent takes over after a dialog overlapped a cached step: its first step is the one learned for that (NodeState.afterDialog). */
+  private detourAfterDialog = false;
   /** Answers native dialogs; created once the run record exists, disposed before the commit. */
   private dialogs!: DialogGuard;
   /** What the page did while the recording waited, for the step that waited for it. */
@@ -245,14 +247,22 @@ export class RunLoop {
   private async replayNext(): Promise<ReplayOutcome> {
     const { context, limits } = this.input;
     const step = this.ledger.steps.length;
+    let candidates = this.candidates();
     if (this.pendingProblem !== undefined) {
-      // The step before may not have done its work (a tool's post-check failed, a dialog overlapped it): nothing recorded after it may run blind.
-      const reason = this.pendingProblem;
+      // The step before may not have done its work (a tool's post-check failed, a dialog overlapped
+      // it): nothing recorded after it may run blind. Only what an agent did after seeing the page in
+      // that very state (a step learned after such a dialog) may be tried, with its checks.
+      const { reason, kind } = this.pendingProblem;
       this.pendingProblem = undefined;
-      context.log(`step ${step} diverged: ${reason}`);
-      return { step, reason };
+      const learned = kind === 'dialog' ? candidates.filter((node) => node.state.afterDialog === true) : [];
+      // Whatever the agent does next here is learned for this state.
+      this.detourAfterDialog = kind === 'dialog';
+      if (learned.length === 0) {
+        context.log(`step ${step} diverged: ${reason}`);
+        return { step, reason };
+      }
+      candidates = learned;
     }
-    const candidates = this.candidates();
     const here = this.view.nodeAt(this.cursor.at);
     if (candidates.length === 0) {
       if (here?.endsRun) return this.finishAt(here);
@@ -266,6 +276,14 @@ export class RunLoop {
     const checked = await this.pollCandidates(candidates, here?.endsRun ? Date.now() : context.within(patience));
     const checkMs = Date.now() - started;
     if (checked.ok) {
+      // A last look before acting: a load that arrived while the step was checked (a frame the run
+      // filled, reloading) has lost the entries as surely as one before the checks.
+      if (checked.node.state.navigatedBefore === false && (this.env.unexplainedLoads?.() ?? 0) > 0) {
+        this.ledger.noteUse(checked.node.id, false);
+        const reason = 'the page loaded a new document while this step was checked, which the recording did not: what the steps before entered may be gone';
+        context.log(`step ${step} diverged: ${reason}`);
+        return { step, reason, nodeId: checked.node.id, action: checked.node.action };
+      }
       await this.performCached(checked, started, checkMs);
       return 'stepped';
     }
@@ -356,6 +374,7 @@ export class RunLoop {
     this.guardSteps();
     // Loads before a step recorded after one are its own to expect.
     if (checked.node.state.navigatedBefore !== false) this.account(navigationWatch(page).documentCount);
+    this.detourAfterDialog = false;
     const before = beforeAction(page);
     const acting = Date.now();
     this.dialogs.beginStep(checked.node.state.dialogs ?? []);
@@ -372,10 +391,13 @@ export class RunLoop {
     this.input.origins.checkPage(page, this.ledger.steps.length + 1);
     if (checked.action.type !== 'wait') this.waits.acted();
     // After the page settled: a failure is not this step's error, the next step diverges with it.
-    if (tool && checked.action.type === 'tool') this.pendingProblem = await checkToolCall(tool, checked.node, 'post', { page, params, args: checked.action.args });
+    if (tool && checked.action.type === 'tool') {
+      const problem = await checkToolCall(tool, checked.node, 'post', { page, params, args: checked.action.args });
+      if (problem !== undefined) this.pendingProblem = { reason: problem, kind: 'tool' };
+    }
     // A dialog the recording did not have, open while this step acted, may have swallowed its input.
     const dialog = tool || (!checked.alreadyDone && checked.action.type !== 'wait') ? this.dialogs.unexpectedSince(acting) : undefined;
-    if (dialog && this.pendingProblem === undefined) this.pendingProblem = `an unexpected ${dialog} was open while step ${this.ledger.steps.length + 1} acted (it was dismissed): whether that step took effect cannot be shown`;
+    if (dialog && this.pendingProblem === undefined) this.pendingProblem = { reason: `an unexpected ${dialog} was open while step ${this.ledger.steps.length + 1} acted (it was dismissed): whether that step took effect cannot be shown`, kind: 'dialog' };
     const intent = this.intentOf(checked.node);
     // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.
     const point = actionPoint(checked.action);
@@ -492,6 +514,8 @@ export class RunLoop {
     if (step.crop) this.ledger.crops.set(step.crop.hash, step.crop.bytes);
     step.node.state.navigated = watch.documentCount !== this.commitsAtStepStart;
     step.node.state.navigatedBefore = navigatedBefore;
+    if (this.detourAfterDialog) step.node.state.afterDialog = true;
+    this.detourAfterDialog = false;
     // Runs that share a prefix share nodes: an equal stored step stands for this one.
     const existing = this.view.children(parent).find((node) => sameStep(node, step.node));
     const node = existing ?? step.node;

@@ -71,6 +71,8 @@ export const stateSchema = z
      */
     navigated: z.boolean().optional(),
     navigatedBefore: z.boolean().optional(),
+    /** The agent's first step after a dialog the recording did not have overlapped a cached step: tried there, where other steps are not. */
+    afterDialog: z.boolean().optional(),
     /** How a `type` step reaches the control (see TypeMode). */
     typeMode: z.enum(['keys', 'replace', 'select', 'value']).optional(),
     /** A checkbox or radio's state before and after the recorded click: replay sets the state, it does not toggle. */
