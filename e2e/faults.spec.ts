@@ -5,7 +5,7 @@ import { runFaults } from '../bench/faults/run.js';
  * The fault suite's fast subset (the whole suite: npm run faults): a kill in the middle of a
  * replay and of the daemon's batch, a page that reloads itself, a native dialog, a browser that
  * dies, bursts of 5xx and truncated answers from the model service, with 20 seconds of load beside
- * the last five (eight runs in two processes and a reader on the store). Each must end cleanly:
+ * the last five (four runs at once in two processes and a reader on the store). Each must end cleanly:
  * the store consistent and the next run replaying, a takeover or a clear failure, nothing wrong,
  * every loaded run recorded as its caller saw it.
  */
@@ -24,6 +24,6 @@ test('the fault suite, fast subset: every fault ends cleanly, nothing lost, noth
   expect(summary).toMatchObject({ clean: summary.injected, lost: 0, wrong: 0, hangs: 0 });
   // Seven faults, and the load's runs and reads (as many as 20 seconds hold) beside them.
   expect(summary.kinds.filter((row) => !row.kind.startsWith('load: ')).map((row) => row.injected)).toEqual([1, 1, 1, 1, 1, 1, 1]);
-  expect(summary.kinds.filter((row) => row.kind.startsWith('load: ')).map((row) => row.kind)).toEqual(['load: 4 runs at once + a reader', 'load: 4 more in a second process', 'load: reads (rote runs, rote export)']);
+  expect(summary.kinds.filter((row) => row.kind.startsWith('load: ')).map((row) => row.kind)).toEqual(['load: 2 runs at once + a reader', 'load: 2 more at once, second process', 'load: reads (rote runs, rote export)']);
   for (const row of summary.kinds.filter((candidate) => candidate.kind.startsWith('load: '))) expect(row.injected, row.kind).toBeGreaterThan(0);
 });

@@ -11,8 +11,11 @@ import { LOAD_RUN_TIMEOUT_MS, loadWorkers, type LoadRun } from './loadWorkers.js
 import { storeProblems } from './storeProblems.js';
 import { within } from './within.js';
 
-/** Runs at once in each of the two processes. */
-const RUNS_AT_ONCE = 4;
+/**
+ * Runs at once in each of the two processes: 4 at once on the store. Eight (4 in each) starve the
+ * faults that run beside the load on two cores: replays then take 14 s and takeovers their deadline.
+ */
+const RUNS_AT_ONCE = 2;
 /** A run that takes longer than its deadline, the overrun grace and this slack is hung. */
 const HANG_MS = LOAD_RUN_TIMEOUT_MS + 15_000;
 /** What SQLite says when a writer or reader gives up on the lock: it must never reach the user. */
@@ -21,8 +24,8 @@ const LOCKED = /database is locked|SQLITE_BUSY|database table is locked/i;
 type Read = { what: string; code: number | null; output: string; ms: number };
 
 /**
- * Load: for `durationMs`, this process runs 4 replays at once on the store while a second process
- * does the same on the same store file, and a reader lists runs and exports the recording through
+ * Load: for `durationMs`, this process runs 2 replays at once on the store while a second process
+ * does the same on the same store file (4 at once on the store), and a reader lists runs and exports the recording through
  * the CLI (a third process each time); the suite injects its page and model faults meanwhile. Then every run must be
  * in the store with the status its caller got, no "database is locked" may have reached anyone,
  * every run that claims success must have submitted its own values exactly once, and the store
@@ -88,7 +91,7 @@ export async function injectLoad(env: CrashEnvironment, durationMs: number): Pro
   };
   const outcomes = [
     ...ownRuns.map(runOutcome(`load: ${RUNS_AT_ONCE} runs at once + a reader`)),
-    ...childRuns.map(runOutcome(`load: ${RUNS_AT_ONCE} more in a second process`)),
+    ...childRuns.map(runOutcome(`load: ${RUNS_AT_ONCE} more at once, second process`)),
     ...reads.map((read): FaultOutcome => {
       const notes = [...(read.code === 0 ? [] : [`exit ${read.code}`]), ...(LOCKED.test(read.output) ? ['said the database is locked'] : [])];
       if (notes.length > 0) notes.unshift(`${read.what}: ${firstLine(read.output)}`);

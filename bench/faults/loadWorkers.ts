@@ -17,7 +17,7 @@ export type LoadRun = {
   ms: number;
 };
 
-/** Each run's deadline under load: two cores shared by eight replays, a reader and the crashes. */
+/** Each run's deadline under load: two cores shared by four replays, a reader and the faults beside them. */
 export const LOAD_RUN_TIMEOUT_MS = 90_000;
 
 /**

@@ -20,6 +20,7 @@ import { mulberry32 } from '../apps/catalog/random.js';
 import { injectPageFault, pageFaultKinds, type PageFaultKind } from './pageFaults.js';
 import { injectModelFault, modelFaultKinds, type ModelFaultKind } from './modelFaults.js';
 import { injectLoad } from './load.js';
+import { frameFaultKinds, injectFrameFault, startFrameSite } from './frameFaults.js';
 
 /** Injections per kind of page fault. */
 const PAGE_FAULTS = { full: 3, quick: 1 };
@@ -32,7 +33,7 @@ const CRASHES: Record<CrashKind, { full: number; quick: number }> = {
   daemon: { full: 12, quick: 1 },
 };
 
-/** How long the load runs (4 runs at once in each of two processes, and a reader), beside the page and model faults. */
+/** How long the load runs (2 runs at once in each of two processes, and a reader), beside the page and model faults. */
 const LOAD_MS = { full: 300_000, quick: 20_000 };
 
 /** `only`: the kinds whose names start with one of these ("crash: replay", "page: "), for a fast subset. */
@@ -68,6 +69,17 @@ export async function runFaults(options: { quick: boolean; seed: number; log: (l
       for (const kind of pageFaultKinds as readonly PageFaultKind[]) {
         if (!only(`page: ${kind}`)) continue;
         for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectPageFault(kind, env, index));
+      }
+      const frameKinds = frameFaultKinds.filter((kind) => only(`page: ${kind}`));
+      if (frameKinds.length > 0) {
+        const frames = await startFrameSite(env);
+        try {
+          for (const kind of frameKinds) {
+            for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectFrameFault(kind, frames, env, index));
+          }
+        } finally {
+          await frames.close();
+        }
       }
       for (const kind of modelFaultKinds as readonly ModelFaultKind[]) {
         if (!only(`model: ${kind}`)) continue;
