@@ -29,19 +29,41 @@ const START_LIMIT_MS = 45_000;
 /** After SIGKILL, the child and its browser are gone within this long, or it is a hang. */
 const EXIT_LIMIT_MS = 10_000;
 /** The kill comes this long at most into the run (a replayed intake run takes about 1.5 s, a recorded one 2 to 3 s). */
-const KILL_WINDOW_MS = { record: 3000, replay: 1800, takeover: 3000, daemon: 5000 } as const;
+const KILL_WINDOW_MS = { record: 3000, replay: 1800, takeover: 3000, daemon: 3000 } as const;
 
 /**
- * One crash: the work of `kind` is started in a child process (its own process group, so its
- * browser dies with it) and SIGKILLed at a random moment of a run; then the next process opens
- * the store as it was left, and the same task is replayed with new values. Clean: the store is
- * consistent (see storeProblems), the next run replays every step from the cache, nothing was
- * submitted with values no run was given, and the child neither hung before the kill nor after.
+ * Crashes, one or two at once: the work of `kind` is started in child processes on the same store
+ * (each in its own process group, so its browser dies with it), and each is SIGKILLed at a random
+ * moment of a run; then the next process opens the store as they left it, and the same task is
+ * replayed with new values once per crash. Clean: the store is consistent (see storeProblems), the
+ * next run replays every step from the cache, nothing was submitted with values no run was given,
+ * and no child hung before the kill nor after. Two at once because a crash mostly waits (for a
+ * child to start, for its moment): a pair saves the suite's time, and each kill lands while
+ * another process writes the store.
  */
-export async function injectCrash(kind: CrashKind, env: CrashEnvironment, index: number): Promise<FaultOutcome> {
+export async function injectCrashes(kind: CrashKind, env: CrashEnvironment, indexes: readonly number[]): Promise<FaultOutcome[]> {
   const { app } = env;
   const submittedBefore = app.submissions.length;
   app.setPerturbations({ sessionPopup: kind === 'takeover' });
+  const kills = await Promise.all(indexes.map(() => killOne(kind, env)));
+  app.setPerturbations({ sessionPopup: false });
+  const wrong = wrongSubmissions(app.submissions.slice(submittedBefore));
+  const outcomes: FaultOutcome[] = [];
+  for (const [at, kill] of kills.entries()) {
+    const index = indexes[at]!;
+    const problems = storeProblems(env.storePath);
+    const next = problems.length === 0 ? await replayOnce(env, index) : 'not tried: the store is not consistent';
+    const notes = [...problems, ...(next === 'replayed' ? [] : [`the next run: ${next}`]), ...(kill.reached ? [] : ['the child never reached the moment to kill']), ...(kill.gone ? [] : ['the child outlived SIGKILL'])];
+    // Submissions are the pair's: a wrong one is counted once, on the first.
+    const own = at === 0 ? wrong : 0;
+    env.log(`crash ${kind} #${index}: killed ${kill.delay} ms into ${kind === 'daemon' ? 'a slot' : `run ${kill.runsBeforeKill}`}; ${notes.length === 0 && own === 0 ? 'clean' : [...notes, ...(own > 0 ? [`${own} wrong submission(s)`] : [])].join('; ')}`);
+    outcomes.push({ kind: `crash: ${kind}`, clean: notes.length === 0 && own === 0, lost: problems.length > 0, wrong: own, hang: !kill.reached || !kill.gone, notes });
+  }
+  return outcomes;
+}
+
+/** One child started and SIGKILLed at a random moment of a run (of a slot, for the daemon). */
+async function killOne(kind: CrashKind, env: CrashEnvironment): Promise<{ reached: boolean; gone: boolean; delay: number; runsBeforeKill: number }> {
   const child = kind === 'daemon' ? startDaemon(env) : startChild(env, kind);
   // Mostly the first run (a process killed in its first run is the common crash, and it keeps the suite short), sometimes the second.
   const runsBeforeKill = env.random() < 0.25 ? 1 : 0;
@@ -50,14 +72,7 @@ export async function injectCrash(kind: CrashKind, env: CrashEnvironment, index:
   if (reached) await new Promise((resolve) => setTimeout(resolve, delay));
   const exited = killGroup(child);
   const gone = await within(exited.then(() => true), EXIT_LIMIT_MS, false);
-  app.setPerturbations({ sessionPopup: false });
-  const problems = storeProblems(env.storePath);
-  const next = problems.length === 0 ? await replayOnce(env, index) : 'not tried: the store is not consistent';
-  const wrong = wrongSubmissions(app.submissions.slice(submittedBefore));
-  const hang = !reached || !gone;
-  const notes = [...problems, ...(next === 'replayed' ? [] : [`the next run: ${next}`]), ...(reached ? [] : ['the child never reached the moment to kill']), ...(gone ? [] : ['the child outlived SIGKILL'])];
-  env.log(`crash ${kind} #${index}: killed ${delay} ms into ${kind === 'daemon' ? 'a slot' : `run ${runsBeforeKill}`}; ${notes.length === 0 ? 'clean' : notes.join('; ')}`);
-  return { kind: `crash: ${kind}`, clean: notes.length === 0 && wrong === 0, lost: problems.length > 0, wrong, hang, notes };
+  return { reached, gone, delay, runsBeforeKill };
 }
 
 function startChild(env: CrashEnvironment, kind: Exclude<CrashKind, 'daemon'>): ChildProcess {

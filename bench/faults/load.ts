@@ -12,8 +12,8 @@ import { storeProblems } from './storeProblems.js';
 import { within } from './within.js';
 
 /**
- * Runs at once in each of the two processes: 4 at once on the store. Eight (4 in each) starve the
- * faults that run beside the load on two cores: replays then take 14 s and takeovers their deadline.
+ * Runs at once in each of the two processes: 4 at once on the store. Eight (4 in each) starve
+ * what runs beside the load on two cores: replays then take 14 s and takeovers their deadline.
  */
 const RUNS_AT_ONCE = 2;
 /** A run that takes longer than its deadline, the overrun grace and this slack is hung. */
@@ -21,18 +21,20 @@ const HANG_MS = LOAD_RUN_TIMEOUT_MS + 15_000;
 /** What SQLite says when a writer or reader gives up on the lock: it must never reach the user. */
 const LOCKED = /database is locked|SQLITE_BUSY|database table is locked/i;
 
+/** Between two reads. */
+const READ_PAUSE_MS = 1_500;
+
 type Read = { what: string; code: number | null; output: string; ms: number };
 
 /**
  * Load: for `durationMs`, this process runs 2 replays at once on the store while a second process
  * does the same on the same store file (4 at once on the store), and a reader lists runs and exports the recording through
- * the CLI (a third process each time); the suite injects its page and model faults meanwhile. Then every run must be
+ * the CLI (a third process each time); the suite injects its page faults meanwhile. Then every run must be
  * in the store with the status its caller got, no "database is locked" may have reached anyone,
  * every run that claims success must have submitted its own values exactly once, and the store
  * must be consistent.
  */
-export async function injectLoad(env: CrashEnvironment, durationMs: number): Promise<FaultOutcome[]> {
-  const taskKey = await recordOnce(env);
+export async function injectLoad(env: CrashEnvironment, taskKey: string, durationMs: number): Promise<FaultOutcome[]> {
   const startedAt = Date.now();
   const until = startedAt + durationMs;
   const submittedBefore = env.app.submissions.length;
@@ -70,7 +72,7 @@ export async function injectLoad(env: CrashEnvironment, durationMs: number): Pro
   const submitted = env.app.submissions.slice(submittedBefore);
   const allRuns = [...ownRuns, ...childRuns];
   const unaccounted = patientsUnaccounted(allRuns, submitted);
-  // The crashes run beside the load on the same app: their submissions are theirs to check, a submission of nobody's values is wrong.
+  // The load has its app to itself: a submission of nobody's values is wrong.
   const wrong = wrongSubmissions(submitted);
   // The second process makes no run but the load's: any other row of its pid is one no caller got.
   const extraRows = runsOfPid(env.storePath, startedAt, child.pid!) - childRuns.filter((run) => run.runId).length;
@@ -113,8 +115,8 @@ export async function injectLoad(env: CrashEnvironment, durationMs: number): Pro
   return outcomes;
 }
 
-/** The load's app is its own origin, so its own task: recorded once by the demo agent before the load. */
-async function recordOnce(env: CrashEnvironment): Promise<string> {
+/** The load's app is its own origin, so its own task: recorded once by the demo agent before the load (its key). */
+export async function recordLoadTask(env: CrashEnvironment): Promise<string> {
   const rote = await Rote.open({ store: env.storePath });
   const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
@@ -141,6 +143,8 @@ async function reader(env: CrashEnvironment, taskKey: string, until: number, rea
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     reads.push({ what: `rote ${args[0]}`, code, output, ms: Date.now() - started });
+    // A reader now and then, as a person or a dashboard would, not a second load.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(READ_PAUSE_MS, Math.max(0, until - Date.now()))));
   }
 }
 

@@ -24,6 +24,7 @@ import type { Store } from '../store/store.js';
 import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
 import { performAgentStep, type AgentStep } from './agentStep.js';
 import { Cursor, describeRef, nodeRef, resumeAtIdOf } from './cursor.js';
+import { focusKept, markFocus } from './focusKept.js';
 import { DialogGuard } from './dialogGuard.js';
 import { evidenceAtRecordedPlace } from './divergenceEvidence.js';
 import { lastScreen } from './lastScreen.js';
@@ -105,7 +106,7 @@ export class RunLoop {
   private readonly usedSoFar = new Set<string>();
   private readonly valueHashes: Record<string, string>;
   /** A replayed tool's post-check failed, or a dialog overlapped a step: the next step is a divergence with this reason. */
-  private pendingProblem: { reason: string; kind: 'tool' | 'dialog' } | undefined;
+  private pendingProblem: { reason: string; kind: 'tool' | 'dialog' | 'focus' } | undefined;
   /** The agent takes over after a dialog overlapped a cached step: its first step is the one learned for that (NodeState.afterDialog). */
   private detourAfterDialog = false;
   /** Answers native dialogs; created once the run record exists, disposed before the commit. */
@@ -385,7 +386,10 @@ export class RunLoop {
     else if (!checked.alreadyDone && checked.action.type !== 'wait') {
       await this.input.origins.checkSecretTyping(page, checked.node.action, params, this.ledger.steps.length + 1);
       this.waits.acting();
+      const focus = checked.action.type === 'type' ? await markFocus(page) : undefined;
       await performAction(page, checked.action, checked.typeMode, context);
+      // Found by the fault suite: a field replaced while its keys went left it empty under a run that said replayed.
+      if (focus && !(await focusKept(focus))) this.pendingProblem = { reason: `the field lost the focus while step ${this.ledger.steps.length + 1} typed (the page replaced or left it): whether the text arrived cannot be shown`, kind: 'focus' };
     }
     await settle(page, before, context);
     this.input.origins.checkPage(page, this.ledger.steps.length + 1);
