@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { INTAKE_TASK, submissionProblems } from '../../src/demo/patients.js';
 import { demoAgent } from '../../src/demo/demoAgent.js';
+import { firstLineOf } from '../../src/errors/messageOf.js';
 import { Rote } from '../../src/rote.js';
 import type { CrashEnvironment } from './crashes.js';
 import { LOAD_PATIENTS, wrongSubmissions } from './crashPatients.js';
@@ -79,8 +80,8 @@ export async function injectLoad(env: CrashEnvironment, taskKey: string, duratio
 
   const runOutcome = (kind: string) => (run: LoadRun): FaultOutcome => {
     const notes: string[] = [];
-    if (run.thrown) notes.push(`rote.run threw: ${firstLine(run.error)}`);
-    if (run.error && LOCKED.test(run.error)) notes.push(`the lock reached the caller: ${firstLine(run.error)}`);
+    if (run.thrown) notes.push(`rote.run threw: ${firstLineOf(run.error)}`);
+    if (run.error && LOCKED.test(run.error)) notes.push(`the lock reached the caller: ${firstLineOf(run.error)}`);
     const row = run.runId ? stored.get(run.runId) : undefined;
     const lost = run.runId !== undefined && row !== run.status;
     if (lost) notes.push(`run ${run.runId} is ${row === undefined ? 'not in the store' : `stored as ${row}`}, its caller got ${run.status}`);
@@ -96,7 +97,7 @@ export async function injectLoad(env: CrashEnvironment, taskKey: string, duratio
     ...childRuns.map(runOutcome(`load: ${RUNS_AT_ONCE} more at once, second process`)),
     ...reads.map((read): FaultOutcome => {
       const notes = [...(read.code === 0 ? [] : [`exit ${read.code}`]), ...(LOCKED.test(read.output) ? ['said the database is locked'] : [])];
-      if (notes.length > 0) notes.unshift(`${read.what}: ${firstLine(read.output)}`);
+      if (notes.length > 0) notes.unshift(`${read.what}: ${firstLineOf(read.output)}`);
       return { kind: 'load: reads (rote runs, rote export)', clean: notes.length === 0, lost: false, wrong: 0, hang: false, notes };
     }),
   ];
@@ -105,7 +106,7 @@ export async function injectLoad(env: CrashEnvironment, taskKey: string, duratio
     ...problems,
     ...(wrong > 0 ? [`${wrong} submission(s) with values no run was given`] : []),
     ...(extraRows !== 0 ? [`${extraRows} run row(s) in the store that no caller got`] : []),
-    ...(childCode === 0 ? [] : [`the second process ${childCode === 'hung' ? 'hung' : `exited ${childCode}`}: ${firstLine(childErr)}`]),
+    ...(childCode === 0 ? [] : [`the second process ${childCode === 'hung' ? 'hung' : `exited ${childCode}`}: ${firstLineOf(childErr)}`]),
     ...(LOCKED.test(childErr) ? ['the second process said the database is locked'] : []),
   ];
   const first = outcomes[0];
@@ -182,8 +183,4 @@ function runsOfPid(path: string, since: number, pid: number): number {
   } finally {
     db.close();
   }
-}
-
-function firstLine(text: string | undefined): string {
-  return (text ?? '').trim().split('\n')[0] ?? '';
 }

@@ -4,6 +4,7 @@ import { withinDeadline, type Deadline } from '../progress/deadline.js';
 import { COUNTABLE_ROLES, type Fingerprint } from './fingerprint.js';
 import type { Box } from './geometry.js';
 import { facetReading, IDENTITY_JS, type Identity } from './identity.js';
+import { FRAME_OFFSET_JS } from './target.js';
 
 type AriaRole = Parameters<Page['getByRole']>[0];
 
@@ -27,20 +28,12 @@ const DESCRIBE_ALL = new Function(
   'elements',
   'kind',
   `${IDENTITY_JS}
+  ${FRAME_OFFSET_JS}
   var reading = function (s) { return s.replace(/\\s+/g, ' ').trim().replace(/[\\s:*]+$/, '').toLowerCase(); };
   // In a frame, boxes are moved into the top page's viewport, as the target's are (target.ts). A
   // frame inside another origin's page cannot be placed, and its targets are never replayed anyway.
-  var offsetX = 0, offsetY = 0, view = window;
-  try {
-    while (view !== view.top) {
-      var frame = view.frameElement;
-      if (!frame) return [];
-      var fr = frame.getBoundingClientRect(), fs = frame.ownerDocument.defaultView.getComputedStyle(frame);
-      offsetX += fr.left + frame.clientLeft + (parseFloat(fs.paddingLeft) || 0);
-      offsetY += fr.top + frame.clientTop + (parseFloat(fs.paddingTop) || 0);
-      view = frame.ownerDocument.defaultView;
-    }
-  } catch (e) { return []; }
+  var offset = frameOffset(window);
+  if (!offset) return [];
   var found = [];
   for (var i = 0; i < elements.length && found.length <= kind.limit; i++) {
     var el = elements[i];
@@ -49,7 +42,7 @@ const DESCRIBE_ALL = new Function(
     if (kind.text !== null && reading(ownText(el)) !== kind.text) continue;
     if (!isVisible(el)) continue;
     var r = el.getBoundingClientRect();
-    found.push({ box: { x: r.x + offsetX, y: r.y + offsetY, width: r.width, height: r.height }, identity: kind.identity ? identityOf(el) : {} });
+    found.push({ box: { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height }, identity: kind.identity ? identityOf(el) : {} });
   }
   return found;`,
 ) as (elements: Element[], kind: { limit: number; tag: string; inputType: string | null; text: string | null; identity: boolean }) => Lookalike[];

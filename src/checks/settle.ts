@@ -1,6 +1,7 @@
 import type { Frame, Page, Request } from 'playwright';
 import { remainingMs, type Deadline } from '../progress/deadline.js';
 import { CHANGE_LOG_JS } from './pageChanges.js';
+import { httpOrigin } from './urlCheck.js';
 
 /**
  * Watches the main frame for document navigations, so that after an action rote waits for a
@@ -58,8 +59,8 @@ class NavigationWatch {
   /** The main frame, or a child frame loading a document of the page's own origin (one a run can act in). */
   private watched(frame: Frame, url: string): boolean {
     if (frame === this.page.mainFrame()) return true;
-    const own = originOf(this.page.mainFrame().url());
-    return own !== undefined && originOf(url) === own;
+    const own = httpOrigin(this.page.mainFrame().url());
+    return own !== undefined && httpOrigin(url) === own;
   }
 
   get commitCount(): number {
@@ -73,15 +74,6 @@ class NavigationWatch {
 
   get navigating(): boolean {
     return this.pending.size > 0;
-  }
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -5,12 +5,31 @@ import { IDENTITY_JS, type Identity } from './identity.js';
 import type { Point } from './geometry.js';
 
 /**
+ * Runs in the page: where a window's (0, 0) is in the top page's viewport, through same-origin
+ * frames; null for a frame inside another origin's page, which cannot be placed.
+ */
+export const FRAME_OFFSET_JS = `function frameOffset(view) {
+  var x = 0, y = 0;
+  try {
+    while (view && view !== view.top) {
+      var frame = view.frameElement;
+      if (!frame) return null;
+      var box = frame.getBoundingClientRect(), style = frame.ownerDocument.defaultView.getComputedStyle(frame);
+      x += box.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0);
+      y += box.top + frame.clientTop + (parseFloat(style.paddingTop) || 0);
+      view = frame.ownerDocument.defaultView;
+    }
+  } catch (e) { return null; }
+  return { x: x, y: y };
+}`;
+
+/**
  * Runs in the page. Picks the element an action really lands on: the element under the
  * point (or holding the focus), raised to its nearest interactive ancestor (a click on a
  * button's <span> is a click on the button), and a <label> resolved to its control, since
  * clicking a label acts on the control.
  */
-const PICK_ELEMENT = `(function (mode, x, y) {
+export const PICK_ELEMENT = `(function (mode, x, y) {
   var el = mode === 'point' ? document.elementFromPoint(x, y) : document.activeElement;
   for (var depth = 0; ; depth++) {
     if (mode === 'point') {
@@ -51,20 +70,13 @@ const PICK_ELEMENT = `(function (mode, x, y) {
  * text around it): geometry, state, the words it shows, never the value a field holds.
  */
 const DESCRIBE_ELEMENT = `function (withIdentity) {
+  ${FRAME_OFFSET_JS}
   // The element may be in a same-origin frame: its own document is where its labels are.
   var document = this.ownerDocument || window.document;
   ${IDENTITY_JS}
   var r = this.getBoundingClientRect();
   // A box inside frames is moved into the top page's viewport, where actions and crops are.
-  var offsetX = 0, offsetY = 0, view = document.defaultView;
-  try {
-    while (view && view.frameElement) {
-      var frame = view.frameElement, fr = frame.getBoundingClientRect(), fs = frame.ownerDocument.defaultView.getComputedStyle(frame);
-      offsetX += fr.left + frame.clientLeft + (parseFloat(fs.paddingLeft) || 0);
-      offsetY += fr.top + frame.clientTop + (parseFloat(fs.paddingTop) || 0);
-      view = frame.ownerDocument.defaultView;
-    }
-  } catch (e) {}
+  var offset = frameOffset(document.defaultView) || { x: 0, y: 0 };
   var tag = this.tagName ? this.tagName.toLowerCase() : '#node';
   var type = tag === 'input' ? (this.getAttribute('type') || 'text').toLowerCase() : null;
   var checkable = tag === 'input' && (type === 'checkbox' || type === 'radio');
@@ -73,7 +85,7 @@ const DESCRIBE_ELEMENT = `function (withIdentity) {
     (tag === 'input' && !/^(checkbox|radio|submit|button|reset|image|file|color|range|hidden)$/.test(type));
   // A container with the whole page in it shows no words of its own worth reading.
   var words = String(this.textContent || '').length <= 2000 ? ownText(this) : '';
-  return { x: r.x + offsetX, y: r.y + offsetY, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {} };
+  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {} };
 }`;
 
 type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity };

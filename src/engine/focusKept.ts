@@ -1,23 +1,12 @@
 import type { JSHandle, Page } from 'playwright';
+import { PICK_ELEMENT } from '../checks/target.js';
 
-/**
- * The element typing goes to, through same-origin frames and open shadow roots: marked before a
- * cached step types, so that afterwards rote can tell whether the text can have arrived.
- */
-const DEEP_FOCUS = `(() => {
-  var el = document.activeElement;
-  for (var depth = 0; el && depth < 8 && /^(IFRAME|FRAME)$/.test(el.tagName); depth++) {
-    var doc = null;
-    try { doc = el.contentDocument; } catch (e) { doc = null; }
-    if (!doc) break;
-    el = doc.activeElement;
-  }
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  return el;
-})()`;
+/** The element typing goes to (through same-origin frames and open shadow roots), as the pre-check picked it. */
+const FOCUSED = `${PICK_ELEMENT}('focus', 0, 0)`;
 
+/** Marks the focused element before a cached step types, so that afterwards rote can tell whether the text can have arrived. */
 export async function markFocus(page: Page): Promise<JSHandle | undefined> {
-  return page.evaluateHandle(DEEP_FOCUS).catch(() => undefined);
+  return page.evaluateHandle(FOCUSED).catch(() => undefined);
 }
 
 /**

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../bench/apps/catalog/random.js';
 import { RoteError } from '../errors/roteError.js';
 import { Store } from '../store/store.js';
 import { exportRecording } from './exportRecording.js';
@@ -19,17 +20,6 @@ const crop = Buffer.concat([PNG, Buffer.from('crop')]);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const KEY = 'fuzz-task';
 const ORIGIN = 'http://127.0.0.1:4011';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -92,7 +82,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a recording folder edited into nonsense', () => {
-  it('is taken whole or refused with a RoteError naming what is wrong, and a refusal writes nothing (300 edits, seeded)', async () => {
+  it('is taken whole or refused with a RoteError naming what is wrong, and a refusal writes nothing (300 edits, seeded)', { timeout: 60_000 }, async () => {
     const random = mulberry32(20261124);
     const file = JSON.parse(original) as Json;
     let refused = 0;
