@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeRef, ROOT } from '../src/engine/cursor.js';
 import { TrajectoryView } from '../src/engine/trajectoryView.js';
-import { Store } from '../src/store/store.js';
+import { SqliteStore } from '../src/store/sqliteStore.js';
 import { quantile, round } from './stats.js';
 
 export type LookupFigures = { trajectories: number; nodes: number; lookups: number; p50Ms: number; p99Ms: number; fileBytes: number };
@@ -14,10 +14,10 @@ export type LookupFigures = { trajectories: number; nodes: number; lookups: numb
  * the candidates after the current node, parsed and validated), timed on a file store holding
  * `trajectories` synthetic trajectories of `steps` nodes each.
  */
-export function measureLookup(trajectories: number, steps: number, lookups: number): LookupFigures {
+export async function measureLookup(trajectories: number, steps: number, lookups: number): Promise<LookupFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'rote-lookup-'));
   const path = join(dir, 'rote.db');
-  const store = Store.open(path);
+  const store = await SqliteStore.open(path);
   try {
     const keys: string[] = [];
     const firstNodes: string[] = [];
@@ -53,16 +53,16 @@ export function measureLookup(trajectories: number, steps: number, lookups: numb
         }
         batch.push({ task: { id: key, taskTemplate: `Task ${index} {{name}}`, tags: [], startUrl: 'http://127.0.0.1:1/app', paramNames: [], paramSchema: null, createdAt: now, updatedAt: now }, nodes: trajectory });
       }
-      store.importTrajectories(batch);
+      await store.importTrajectories(batch);
     }
     const timings: number[] = [];
     for (let lookup = 0; lookup < lookups; lookup++) {
       const pick = Math.floor(Math.random() * keys.length);
       const started = performance.now();
-      const task = store.getTask(keys[pick]!);
+      const task = await store.getTask(keys[pick]!);
       const view = new TrajectoryView(store, keys[pick]!);
-      const first = view.candidatesAfter(ROOT);
-      const next = view.candidatesAfter(nodeRef(firstNodes[pick]!));
+      const first = await view.candidatesAfter(ROOT);
+      const next = await view.candidatesAfter(nodeRef(firstNodes[pick]!));
       timings.push(performance.now() - started);
       if (!task || first.length !== 1 || next.length !== (steps > 1 ? 1 : 0)) throw new Error('lookup benchmark: a stored trajectory did not read back');
     }
@@ -75,7 +75,7 @@ export function measureLookup(trajectories: number, steps: number, lookups: numb
       fileBytes: statSync(path).size,
     };
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ import { DEMO_PATIENTS, INTAKE_TASK } from '../src/demo/patients.js';
 import type { RunMode } from '../src/engine/runResult.js';
 import { writeReport } from '../src/report/writeReport.js';
 import { Rote } from '../src/rote.js';
+import type { SqliteStore } from '../src/store/sqliteStore.js';
 import { runSteps, runs } from '../src/store/schema.js';
 import { median } from '../src/report/totals.js';
 
@@ -73,12 +74,12 @@ export async function measureReportLoad(runCount: number, screenshotsTo: string 
     await context.close();
     log(`report: ${statuses.length} real runs: ${statuses.join(', ')}`);
 
-    if (screenshotsTo) await screenshotReport(browser, writeReport(rote.store, {}, join(dir, 'real')).dir, rote, screenshotsTo);
+    if (screenshotsTo) await screenshotReport(browser, (await writeReport(rote.store, {}, join(dir, 'real'))).dir, rote, screenshotsTo);
     const pictureBytesPerRunStep = pictureBytes(rote);
 
-    copyRuns(rote, runCount);
+    await copyRuns(rote, runCount);
     const started = Date.now();
-    const written = writeReport(rote.store, {}, join(dir, 'report'));
+    const written = await writeReport(rote.store, {}, join(dir, 'report'));
     const writeMs = Date.now() - started;
     log(`report: ${written.runs} runs written in ${writeMs} ms, ${written.files} files, ${(written.bytes / 2 ** 20).toFixed(1)} MiB`);
 
@@ -133,7 +134,7 @@ async function screenshotReport(browser: Browser, reportDir: string, rote: Rote,
     const page = await context.newPage();
     await page.goto(pathToFileURL(join(reportDir, 'index.html')).href);
     await page.screenshot({ path: join(out, 'report-overview.png'), fullPage: true });
-    const mixed = rote.store.findRuns({}).find((run) => run.status === 'mixed');
+    const mixed = (await rote.store.findRuns({})).find((run) => run.status === 'mixed');
     if (mixed) {
       await page.goto(pathToFileURL(join(reportDir, 'runs', `${mixed.id}.html`)).href);
       await page.screenshot({ path: join(out, 'report-run.png'), fullPage: true });
@@ -144,10 +145,10 @@ async function screenshotReport(browser: Browser, reportDir: string, rote: Rote,
 }
 
 /** Copies the stored runs until there are `count`, spread evenly over the last 30 days. */
-function copyRuns(rote: Rote, count: number): void {
-  const store = rote.store;
-  const sources = store.findRuns({});
-  const steps = store.stepsOfRuns(sources.map((run) => run.id));
+async function copyRuns(rote: Rote, count: number): Promise<void> {
+  const store = rote.store as SqliteStore;
+  const sources = await store.findRuns({});
+  const steps = await store.stepsOfRuns(sources.map((run) => run.id));
   const now = Date.now();
   const copy = store.db.$client.transaction(() => {
     for (let i = 0; i < count - sources.length; i++) {
@@ -166,7 +167,7 @@ function copyRuns(rote: Rote, count: number): void {
 
 /** What the pictures the runs kept for the report cost: their blobs' bytes over the steps the runs ran. */
 function pictureBytes(rote: Rote): number {
-  const client = rote.store.db.$client;
+  const client = (rote.store as SqliteStore).db.$client;
   const row = client
     .prepare(
       `SELECT (SELECT COALESCE(SUM(size), 0) FROM blobs WHERE hash IN (

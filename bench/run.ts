@@ -181,7 +181,7 @@ async function main(): Promise<void> {
       await state.agentOnly.close();
       await state.app.close();
       const store = await Rote.open({ store: state.storePath });
-      storedSteps += store.store.nodeCount();
+      storedSteps += await store.store.nodeCount();
       await store.close();
       storeBytes += fileBytes(state.storePath);
     }
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
   const batch = await measureBatch(options.quick ? 10 : BATCH_ROWS, BATCH_LEVELS, log);
   const report = await measureReportLoad(REPORT_RUNS, join(process.cwd(), 'bench', 'results'), log);
   log('cache lookup: filling a store with 100,000 trajectories');
-  const lookup = measureLookup(100_000, options.quick ? 3 : 8, 10_000);
+  const lookup = await measureLookup(100_000, options.quick ? 3 : 8, 10_000);
   log(`all done in ${Math.round((Date.now() - started) / 1000)} s`);
   rmSync(storeDir, { recursive: true, force: true });
 

@@ -1,14 +1,15 @@
 import { submissionProblems } from '../src/demo/patients.js';
 import { exportRecording } from '../src/recordings/exportRecording.js';
+import type { SqliteStore } from '../src/store/sqliteStore.js';
 import { DEMO_PATIENTS, expect, test } from './fixtures.js';
 
 const [first, second, third] = DEMO_PATIENTS as [(typeof DEMO_PATIENTS)[0], (typeof DEMO_PATIENTS)[1], (typeof DEMO_PATIENTS)[2]];
 
 test('a damaged evidence crop is a refusal that names the blob, never a replay from it; the agent takes over', async ({ app, rote, recordIntake, runIntake }) => {
   const recorded = await recordIntake(first);
-  const firstNode = rote.store.children(recorded.taskKey, null)[0]!;
+  const firstNode = (await rote.store.children(recorded.taskKey, null))[0]!;
   expect(firstNode.cropHash).toBeTruthy();
-  rote.store.db.$client.prepare('UPDATE blobs SET bytes = ? WHERE hash = ?').run(Buffer.from('not a picture'), firstNode.cropHash);
+  (rote.store as SqliteStore).db.$client.prepare('UPDATE blobs SET bytes = ? WHERE hash = ?').run(Buffer.from('not a picture'), firstNode.cropHash);
 
   const refused = await runIntake(second, { mode: 'replay-only' });
   expect(refused.result.status).toBe('diverged');
@@ -21,10 +22,10 @@ test('a damaged evidence crop is a refusal that names the blob, never a replay f
 });
 
 /** The recorded path from the first step: each node's first child, in order. */
-function recordedPath(rote: { store: { children: (task: string, parent: string | null) => { id: string }[] } }, taskKey: string): string[] {
+async function recordedPath(rote: { store: { children: (task: string, parent: string | null) => Promise<{ id: string }[]> } }, taskKey: string): Promise<string[]> {
   const ids: string[] = [];
   for (let parent: string | null = null; ; ) {
-    const next: { id: string } | undefined = rote.store.children(taskKey, parent)[0];
+    const next: { id: string } | undefined = (await rote.store.children(taskKey, parent))[0];
     if (!next) return ids;
     ids.push(next.id);
     parent = next.id;
@@ -33,11 +34,11 @@ function recordedPath(rote: { store: { children: (task: string, parent: string |
 
 test('a stored step that cannot be read is a miss with a warning naming it, never a crash and never replayed', async ({ app, rote, recordIntake, runIntake }) => {
   const recorded = await recordIntake(first);
-  const path = recordedPath(rote, recorded.taskKey);
+  const path = await recordedPath(rote, recorded.taskKey);
   expect(path.length).toBeGreaterThan(4);
   const notJson = path[2]!;
   const wrongShape = path[4]!;
-  const db = rote.store.db.$client;
+  const db = (rote.store as SqliteStore).db.$client;
   // A hand edit gone wrong: text that is not JSON in one step, a fingerprint of the wrong shape in another.
   db.prepare('UPDATE nodes SET action = ? WHERE id = ?').run('{"type": "click", "target": ', notJson);
   db.prepare('UPDATE nodes SET fingerprint = ? WHERE id = ?').run(JSON.stringify({ role: 7, name: ['x'] }), wrongShape);
@@ -54,6 +55,6 @@ test('a stored step that cannot be read is a miss with a warning naming it, neve
   expect(submissionProblems(third, app.submissions[0])).toEqual([]);
   expect(takeover.result.warnings?.join('\n')).toContain(`the stored step ${notJson} `);
   // The damaged row is still there (nothing rewritten behind the keeper's back), and the export refuses to write it out.
-  expect(() => rote.store.children(recorded.taskKey, path[1]!)).not.toThrow();
+  await expect(rote.store.children(recorded.taskKey, path[1]!)).resolves.not.toThrow();
   await expect(exportRecording(rote.store, recorded.taskKey, test.info().outputPath('export'))).rejects.toThrow(new RegExp(`the stored step (${notJson}|${wrongShape}) cannot be read`));
 });

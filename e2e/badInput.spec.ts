@@ -13,7 +13,7 @@ test('a task template naming a parameter that was not given fails before any act
   expect(RoteError.isInstance(error)).toBe(true);
   expect((error as Error).message).toBe('rote.run("Register {{firstName}} {{lastName}}"): the task names {{lastName}}, but params has no lastName (given: firstName)');
   expect(agent.calls).toBe(0);
-  expect(rote.store.listRuns(5)).toHaveLength(0);
+  expect(await rote.store.listRuns(5)).toHaveLength(0);
 });
 
 test('a recorded trajectory using a parameter that was not given fails before any action', async ({ app, recordIntake, rote, openForm }) => {
@@ -32,7 +32,7 @@ test('a parameter of the wrong type is named with its value and what was expecte
   expect((error as Error).message).toBe(`rote.run("${INTAKE_TASK}"): params.dob must be a string, number or boolean (declare it with param.date() to pass a Date), got a Date (1970-01-01T00:00:00.000Z)`);
   const badMode = await rote.run(page, { task: INTAKE_TASK, mode: 'fast' as never }).catch((e: unknown) => e);
   expect((badMode as Error).message).toMatch(/^rote\.run\(".*"\): options\.mode .*"auto".*, got "fast"$/);
-  expect(rote.store.listRuns(5)).toHaveLength(0);
+  expect(await rote.store.listRuns(5)).toHaveLength(0);
 });
 
 test('an unwritable store path is a clear error at open', async () => {
@@ -53,5 +53,5 @@ test('a closed page is a clear error before any action', async ({ rote, openForm
   await page.close();
   const error = await rote.run(page, { task: INTAKE_TASK, params: DEMO_PATIENTS[0] }).catch((e: unknown) => e);
   expect((error as Error).message).toBe(`rote.run("${INTAKE_TASK}"): the page is closed; open a new page before running`);
-  expect(rote.store.listRuns(5)).toHaveLength(0);
+  expect(await rote.store.listRuns(5)).toHaveLength(0);
 });

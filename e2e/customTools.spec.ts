@@ -53,7 +53,7 @@ bankTest('a tool call is recorded with its checks and replayed with new values a
   expect(recorder.observations[0]!.tools).toEqual([{ name: 'fillPayment', description: 'Fills the payment form from the payments API' }]);
   expect(recorder.observations[1]!.history[0]).toMatchObject({ action: { type: 'tool', name: 'fillPayment', args: { amount: '250' } }, result: { balance: 1200 } });
   // Stored as a template, with what the checks captured.
-  const nodes = rote.store.subtree(recorded.taskKey, null, 10) as unknown as { action: { type: string; args?: unknown }; state: { tool?: unknown } }[];
+  const nodes = (await rote.store.subtree(recorded.taskKey, null, 10)) as unknown as { action: { type: string; args?: unknown }; state: { tool?: unknown } }[];
   const toolNode = nodes.find((node) => node.action.type === 'tool')!;
   expect(toolNode.action.args).toEqual({ amount: '{{amount}}' });
   expect(toolNode.state.tool).toEqual({ pre: 'Checking', post: '' });
@@ -149,14 +149,14 @@ bankTest('a tool that throws fails the run with its name; a tool not registered 
   rote.tool('fillPayment', fillPayment(calls, failure), { preCheck: sameAccountType });
   const recorded = await rote.run(await openAccount(), { task: TASK, params: { amount: '250' }, agent: payAgent() });
   expect(recorded.status).toBe('agent');
-  const nodesBefore = rote.store.nodeCount();
+  const nodesBefore = await rote.store.nodeCount();
 
   failure.message = 'the payments API is down';
   const failed = await rote.run(await openAccount(), { task: TASK, params: { amount: '300' }, agent: payAgent() });
   expect(failed.status).toBe('failed');
   expect(failed.error).toContain('tool "fillPayment" failed: the payments API is down');
-  expect(rote.store.nodeCount()).toBe(nodesBefore);
-  expect(rote.store.listRuns(1)[0]).toMatchObject({ id: failed.runId, status: 'failed' });
+  expect(await rote.store.nodeCount()).toBe(nodesBefore);
+  expect((await rote.store.listRuns(1))[0]).toMatchObject({ id: failed.runId, status: 'failed' });
   await rote.close();
 
   const other = await Rote.open({ store: join(dir, 'rote.db') });
@@ -187,7 +187,7 @@ bankTest('a secret passed to a tool or captured by its check is never stored, an
   expect(replayed.status, replayed.error).toBe('replayed');
   expect(calls.at(-1)).toEqual({ amount: '300', pin: '9876-second' });
   expect(bank.payments.map((payment) => payment.pin)).toEqual(['4321-first', '9876-second']);
-  const nodes = JSON.stringify(rote.store.subtree(recorded.taskKey, null, 10));
+  const nodes = JSON.stringify(await rote.store.subtree(recorded.taskKey, null, 10));
   expect(nodes).toContain('"pin":"{{pin}}"');
   await rote.close();
   const bytes = Buffer.concat(readdirSync(dir).map((name) => readFileSync(join(dir, name))));

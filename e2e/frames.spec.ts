@@ -25,7 +25,7 @@ test('a same-origin frame: its field is known by its row, so with the rows swapp
     expect(recorded.status, recorded.error).toBe('agent');
     expect(saved(site)).toEqual(['Apples=&Pears=7&Plums=']);
     // The fingerprint is the field inside the frame, not the frame.
-    expect(rote.store.children(recorded.taskKey, null)[0]!.fingerprint).toMatchObject({ tag: 'input' });
+    expect((await rote.store.children(recorded.taskKey, null))[0]!.fingerprint).toMatchObject({ tag: 'input' });
 
     const replayed = await run(rote, page, site.origin, '9', 'replay-only');
     expect(replayed.status, replayed.error).toBe('replayed');

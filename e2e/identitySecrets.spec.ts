@@ -29,7 +29,7 @@ test('a secret that a row header shows, cut short by the facet limit, is not sto
   const rote = await Rote.open({ store: join(dir, 'rote.db') });
   const result = await rote.run(page, { task: 'Edit the integration row', params: { apiKey: secret(KEY) }, agent });
   expect(result.status, result.error).toBe('agent');
-  const node = rote.store.children(result.taskKey, null)[0]!;
+  const node = (await rote.store.children(result.taskKey, null))[0]!;
   expect(JSON.stringify(node.state)).toContain('{{apiKey}}');
   await rote.close();
   const prefix = KEY.slice(0, 8);

@@ -20,9 +20,9 @@ test('a run killed in the middle is marked interrupted at the next open, and the
   await exited;
 
   const rote = await Rote.open({ store });
-  const [run] = rote.store.listRuns(5);
+  const [run] = await rote.store.listRuns(5);
   expect(run).toMatchObject({ status: 'interrupted', task: 'Register a patient' });
   expect(run!.error).toContain(`process ${child.pid} exited`);
-  expect(rote.store.taskCount()).toBe(0);
+  expect(await rote.store.taskCount()).toBe(0);
   await rote.close();
 });

@@ -67,7 +67,7 @@ test('a miss is solved by the model over the wire and recorded; the replay with 
   expect(fake.requests.every((request) => request.status === 200)).toBe(true);
   expect(result.usage).toEqual({ modelCalls: fake.requests.length, inputTokens: 1200 * fake.requests.length, outputTokens: 40 * fake.requests.length });
   expect(result.agentCalls).toBe(fake.requests.length - 1);
-  expect(rote.store.children(result.taskKey, null)).toHaveLength(1);
+  expect(await rote.store.children(result.taskKey, null)).toHaveLength(1);
 
   const [opening, look] = fake.requests as [(typeof fake.requests)[0], (typeof fake.requests)[0]];
   expect(opening.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -156,7 +156,7 @@ test('the run record stores the model calls and tokens of the run', async ({ rot
   fake.queue({ http: 429, headers: { 'retry-after-ms': '10' } });
   const result = await rote.run(page, { task: INTAKE_TASK, params: first, agent: computerAgent(fake) });
   expect(result.usage.modelCalls).toBe(fake.requests.length);
-  expect(rote.store.listRuns(1)[0]).toMatchObject({ status: 'agent', ...result.usage });
+  expect((await rote.store.listRuns(1))[0]).toMatchObject({ status: 'agent', ...result.usage });
 });
 
 test('repeated 500s and a request timeout end the run as failed, with a clear message', async ({ app, rote, openForm, fake }) => {
@@ -174,8 +174,8 @@ test('repeated 500s and a request timeout end the run as failed, with a clear me
   expect(agent.usage.modelCalls).toBe(3);
   // The failed call's requests count in the run's usage and its record too.
   expect(result.usage.modelCalls).toBe(3);
-  expect(rote.store.listRuns(1)[0]).toMatchObject({ status: 'failed', agentSteps: 0, modelCalls: 3 });
-  expect(rote.store.children(result.taskKey, null)).toHaveLength(0);
+  expect((await rote.store.listRuns(1))[0]).toMatchObject({ status: 'failed', agentSteps: 0, modelCalls: 3 });
+  expect(await rote.store.children(result.taskKey, null)).toHaveLength(0);
   expect(app.submissions).toHaveLength(0);
 
   fake.queue({ http: 200, delayMs: 3_000 });

@@ -22,7 +22,7 @@ test('allowedOrigins: a bad value or a start elsewhere is refused before anythin
       'options.allowedOrigins.0 must be an http(s) origin such as https://intake.example (no path), got "https://intake.example/form"',
     );
     await expect(rote.run(page, { task: 'Fill the name', allowedOrigins: [elsewhere.origin] })).rejects.toThrow(`the page is on ${home.origin}, which options.allowedOrigins does not list`);
-    expect(rote.store.findRuns({})).toHaveLength(0);
+    expect(await rote.store.findRuns({})).toHaveLength(0);
 
     // The agent's goto elsewhere is not done.
     const goes = scriptedAgent([{ actions: [{ type: 'goto', url: `${elsewhere.origin}/` }] }]);

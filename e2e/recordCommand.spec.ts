@@ -131,10 +131,10 @@ test('rote record --headless prints each step as it is recorded and the result; 
 
   const rote = await Rote.open({ store });
   try {
-    expect(rote.store.getTask(key!)).toBeDefined();
-    const [run] = rote.store.listRuns(1);
+    expect(await rote.store.getTask(key!)).toBeDefined();
+    const [run] = await rote.store.listRuns(1);
     expect(run).toMatchObject({ status: 'agent', agentSteps: 5 });
-    const steps = JSON.stringify(rote.store.runSteps(run!.id));
+    const steps = JSON.stringify(await rote.store.runSteps(run!.id));
     expect(steps).toContain('{{lastName}}');
     expect(steps).not.toContain('Lovelace');
   } finally {
@@ -159,9 +159,9 @@ test('Ctrl+C aborts rote record: exit code 130, nothing stored, the browser clos
   expect(fake.launched[0]!.isConnected()).toBe(false);
   const rote = await Rote.open({ store });
   try {
-    expect(rote.store.taskCount()).toBe(0);
+    expect(await rote.store.taskCount()).toBe(0);
     // Stopped by the person (Ctrl+C): recorded as interrupted, not as a failure of the page or the agent.
-    expect(rote.store.listRuns(1)[0]).toMatchObject({ status: 'interrupted' });
+    expect((await rote.store.listRuns(1))[0]).toMatchObject({ status: 'interrupted' });
   } finally {
     await rote.close();
   }

@@ -85,7 +85,7 @@ test('a person fills the intake form: each input is performed once, and the reco
     'Click "Save"',
   ]);
   // Typed values are stored as parameters, so a replay types the new ones.
-  const stored = JSON.stringify(rote.store.runSteps(result.runId));
+  const stored = JSON.stringify(await rote.store.runSteps(result.runId));
   for (const name of ['firstName', 'lastName', 'dob', 'state', 'notes']) expect(stored).toContain(`{{${name}}}`);
   expect(stored).not.toContain(first.lastName);
   // The overlay is gone once the recording ended.
@@ -130,7 +130,7 @@ test('keys, a select chosen by its own keys, a checkbox and Enter to submit are 
   expect(steps.filter((step) => step.intent?.startsWith('Choose "California"'))).toHaveLength(1);
   expect(steps).toContainEqual(expect.objectContaining({ intent: 'Check "Send appointment reminders"' }));
   expect(steps.at(-1)).toEqual({ action: { type: 'keypress', keys: ['ENTER'] }, intent: 'Press Enter in "First name"' });
-  expect(JSON.stringify(rote.store.runSteps(result.runId))).toContain('{{state}}');
+  expect(JSON.stringify(await rote.store.runSteps(result.runId))).toContain('{{state}}');
 
   await expectReplayWithNewValues(app, rote, context);
 });
@@ -148,8 +148,8 @@ test('abort() ends the recording as failed: no trajectory is stored and the page
 
   expect(result.status).toBe('failed');
   expect(result.error).toContain('recording aborted (Ctrl+C)');
-  expect(rote.store.getTask(result.taskKey)).toBeUndefined();
-  expect(rote.store.listRuns(1)[0]).toMatchObject({ id: result.runId, status: 'failed' });
+  expect(await rote.store.getTask(result.taskKey)).toBeUndefined();
+  expect((await rote.store.listRuns(1))[0]).toMatchObject({ id: result.runId, status: 'failed' });
   // The page is the page's own again: input reaches it directly, and nothing is captured.
   await page.getByLabel('Last name').click();
   await page.keyboard.type('Byron');
@@ -219,7 +219,7 @@ test('a password typed with a pause in the middle is one step, stored as its pla
   const result = await recording;
   expect(result.status, result.error).toBe('agent');
   expect(posts).toEqual(['pw=hunter2']);
-  const stored = JSON.stringify(rote.store.subtree(result.taskKey, null, 20));
+  const stored = JSON.stringify(await rote.store.subtree(result.taskKey, null, 20));
   expect(stored).toContain('{{password}}');
   expect(stored).not.toMatch(/hun|ter2/);
 });

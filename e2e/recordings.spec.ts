@@ -67,7 +67,7 @@ test('export, import into an empty store, replay with new values: the same steps
     const imported = await importRecording(copy.store, exported);
     expect(imported).toMatchObject({ taskKey: recorded.taskKey, template: recorded.task, startUrl: `${app.origin}/intake`, nodes: recorded.steps.length, added: recorded.steps.length });
     expect(await importRecording(copy.store, exported)).toMatchObject({ taskKey: recorded.taskKey, added: 0 });
-    expect(copy.store.nodeCount()).toBe(recorded.steps.length);
+    expect(await copy.store.nodeCount()).toBe(recorded.steps.length);
     const { result, calls } = await replayOn(await context.newPage(), copy, app, third, imported.template);
     expect(result.status).toBe('replayed');
     expect(calls).toBe(0);
@@ -222,7 +222,7 @@ test('the CLI lists, exports and imports; a future version and a broken file are
     try {
       await expect(importRecording(empty.store, future)).rejects.toThrow(`importRecording(${JSON.stringify(future)}): recording.json has version 2; this rote reads version 1: upgrade rote`);
       await expect(importRecording(empty.store, broken)).rejects.toThrow(/nodes\[1\]\.action\.type: .*got "typewrite"/);
-      expect(empty.store.taskCount()).toBe(0);
+      expect(await empty.store.taskCount()).toBe(0);
     } finally {
       await empty.close();
     }

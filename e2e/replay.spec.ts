@@ -10,16 +10,16 @@ test('a miss is recorded by the agent and stored as a trajectory', async ({ app,
   expect(result.agentCalls).toBeGreaterThan(1);
   expect(result.steps.every((step) => step.kind === 'agent')).toBe(true);
   expect(submissionProblems(first, app.submissions[0])).toEqual([]);
-  const run = rote.store.listRuns(1)[0]!;
+  const run = (await rote.store.listRuns(1))[0]!;
   expect(run.status).toBe('agent');
-  expect(rote.store.children(result.taskKey, null)).toHaveLength(1);
+  expect(await rote.store.children(result.taskKey, null)).toHaveLength(1);
 });
 
 test('a hit with new values replays every step from the cache and submits the new values', async ({ app, rote, recordIntake, runIntake }) => {
   const recorded = await recordIntake(first);
   const { result } = await runIntake(second);
   // The run's steps are stored as recorded, with templates: the values stay out of the store.
-  const stored = JSON.stringify(rote.store.runSteps(result.runId));
+  const stored = JSON.stringify(await rote.store.runSteps(result.runId));
   expect(stored).toContain('{{lastName}}');
   expect(stored).not.toContain(second.lastName);
   expect(result.status).toBe('replayed');
@@ -114,13 +114,13 @@ test('a failed agent run stores a run record and no trajectory', async ({ app, r
   const result = await rote.run(page, { task: INTAKE_TASK, params: { firstName: 'Ada', lastName: 'Lovelace' }, agent });
   expect(result.status).toBe('failed');
   expect(result.error).toContain('cannot perform');
-  expect(rote.store.children(result.taskKey, null)).toHaveLength(0);
-  expect(rote.store.getTask(result.taskKey)).toBeUndefined();
-  const run = rote.store.listRuns(1)[0]!;
+  expect(await rote.store.children(result.taskKey, null)).toHaveLength(0);
+  expect(await rote.store.getTask(result.taskKey)).toBeUndefined();
+  const run = (await rote.store.listRuns(1))[0]!;
   expect(run).toMatchObject({ id: result.runId, status: 'failed', agentSteps: 2 });
   expect(app.submissions).toHaveLength(0);
 
   const empty = await rote.run(await openForm(), { task: INTAKE_TASK, params: { firstName: 'Ada', lastName: 'Lovelace' }, agent: scriptedAgent([{ done: true }]) });
   expect(empty.status).toBe('agent');
-  expect(rote.store.children(empty.taskKey, null)).toHaveLength(0);
+  expect(await rote.store.children(empty.taskKey, null)).toHaveLength(0);
 });

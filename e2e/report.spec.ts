@@ -50,7 +50,7 @@ test('a report of real runs: totals, timeline, the three images of a divergence,
   expect(failed.result.status).toBe('failed');
 
   const dir = testInfo.outputPath('report');
-  const written = writeReport(rote.store, {}, dir);
+  const written = await writeReport(rote.store, {}, dir);
   expect(written.runs).toBe(5);
 
   const requests = requestsOf(page);
@@ -61,7 +61,7 @@ test('a report of real runs: totals, timeline, the three images of a divergence,
   const totals = page.locator('#totals');
   await expect(totals.locator('.card').nth(0).locator('.value')).toHaveText('5');
   await expect(totals.locator('.card').nth(1).locator('.value')).toHaveText('20%');
-  const agentCalls = [replayed, diverged, mixed, failed].reduce((sum, run) => sum + run.result.agentCalls, 0) + rote.store.findRuns({}).find((run) => run.status === 'agent')!.agentCalls;
+  const agentCalls = [replayed, diverged, mixed, failed].reduce((sum, run) => sum + run.result.agentCalls, 0) + (await rote.store.findRuns({})).find((run) => run.status === 'agent')!.agentCalls;
   await expect(totals.locator('.card').nth(2).locator('.value')).toHaveText(new RegExp(`^${agentCalls} / \\d+$`));
   await expect(page.locator('#runs-table tbody tr')).toHaveCount(5);
   await expect(page.locator('#divergent-tasks tbody tr')).toHaveCount(1);

@@ -122,7 +122,7 @@ test('page text with markup is shown as text in the report, and no byte of the r
     expect(failed.cachedSteps).toBe(4);
 
     const dir = testInfo.outputPath('report');
-    writeReport(rote.store, {}, dir);
+    await writeReport(rote.store, {}, dir);
 
     // Not one byte of any file holds a secret: pages, the marker, the pictures.
     const files = filesUnder(dir);
@@ -137,7 +137,7 @@ test('page text with markup is shown as text in the report, and no byte of the r
     const pictures = files.filter((file) => /\.(png|webp)$/.test(file));
     expect(pictures.some((file) => file.includes('images'))).toBe(true);
     for (const file of pictures) expect(await magentaPixels(readFileSync(file)), `${file} shows the secret's magenta echo`).toBe(0);
-    const failedRun = rote.store.findRuns({ ids: [failed.runId] })[0]!;
+    const failedRun = (await rote.store.findRuns({ ids: [failed.runId] }))[0]!;
     expect(failedRun.screenshotHash, 'the failed run kept its last screen').toBeTruthy();
 
     // Every page opens with its markup as text: no script of the page's ran, no image but the report's own.

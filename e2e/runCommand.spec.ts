@@ -54,7 +54,7 @@ test('a CSV batch of 12 rows, 3 at once: every row submitted with its values, th
   expect(app.submissions).toHaveLength(12);
   // Every run is in the store's run log.
   const runIds = new Set(summary.results.map((row) => row.runId));
-  expect(readStore(recorded.store, (store) => store.listRuns(100).filter((run) => runIds.has(run.id) && run.status === 'replayed'))).toHaveLength(12);
+  expect(await readStore(recorded.store, async (store) => (await store.listRuns(100)).filter((run) => runIds.has(run.id) && run.status === 'replayed'))).toHaveLength(12);
 });
 
 test('bad input is one error naming the problem, exit 2, and nothing runs', async ({ app, recorded, file }) => {
@@ -73,7 +73,7 @@ test('bad input is one error naming the problem, exit 2, and nothing runs', asyn
     { name: 'a report folder that holds other files', args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('ok.csv', good.join('\n')), '--report', dirname(file('keep/notes.txt', 'mine'))], message: /the report folder .*keep is not empty and holds no earlier report/ },
     { name: 'a secret whose variable is unset', args: ['run', INTAKE_TASK, '--url', app.url, '--rows', file('ok.csv', good.join('\n')), '--secret', 'notes=env:ROTE_TEST_UNSET_SECRET'], message: /secret "notes": the environment variable ROTE_TEST_UNSET_SECRET is not set/ },
   ];
-  const runsBefore = readStore(recorded.store, (store) => store.listRuns(1000).length);
+  const runsBefore = await readStore(recorded.store, async (store) => (await store.listRuns(1000)).length);
   for (const { name, args, message } of cases) {
     const result = await cli([...args, '--store', recorded.store], { env: { ROTE_TEST_UNSET_SECRET: '' } });
     expect(result.code, `${name}: ${result.stderr}`).toBe(2);
@@ -81,7 +81,7 @@ test('bad input is one error naming the problem, exit 2, and nothing runs', asyn
     expect(result.stdout, name).toBe('');
   }
   expect(app.submissions).toHaveLength(0);
-  expect(readStore(recorded.store, (store) => store.listRuns(1000).length)).toBe(runsBefore);
+  expect(await readStore(recorded.store, async (store) => (await store.listRuns(1000)).length)).toBe(runsBefore);
 });
 
 test('a browser that crashes mid-batch is launched again and its rows retried: every row submitted', async ({ app, recorded, file }) => {
@@ -113,7 +113,7 @@ test('Ctrl+C stops a batch cleanly: the run under way ends after its step as int
   expect(summary.stopped).toBe(true);
   expect(summary.succeeded + summary.interrupted + summary.notStarted).toBe(6);
   expect(summary.notStarted).toBeGreaterThan(0);
-  const runs = readStore(recorded.store, (store) => store.listRuns(100));
+  const runs = await readStore(recorded.store, (store) => store.listRuns(100));
   expect(runs.some((entry) => entry.status === 'running')).toBe(false);
   expect(runs.filter((entry) => entry.status === 'failed')).toEqual([]);
   // What was submitted is right.

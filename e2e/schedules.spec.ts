@@ -17,9 +17,9 @@ import { patients, patientsCsv, readStore, serverProblems, test } from './suppor
  * intact, a failure reaches a webhook, and bad schedules are refused.
  */
 
-const slotsOf = (store: string, name: string): SlotRow[] =>
-  readStore(store, (s) => {
-    const row = s.schedules.byName(name);
+const slotsOf = (store: string, name: string): Promise<SlotRow[]> =>
+  readStore(store, async (s) => {
+    const row = await s.schedules.byName(name);
     return row ? s.schedules.slots(row.id, 200) : [];
   });
 
@@ -42,7 +42,7 @@ test('a schedule by the second fires and is recorded; a slot that comes while th
     daemon.child.kill('SIGTERM');
   }
   expect(await daemon.exited()).toBe(0);
-  const slots = slotsOf(recorded.store, 'intake');
+  const slots = await slotsOf(recorded.store, 'intake');
   expect(slots.filter((slot) => slot.status === 'succeeded').length).toBeGreaterThanOrEqual(1);
   expect(slots.some((slot) => slot.status === 'skipped' && slot.reason === 'the slot before it was still running')).toBe(true);
   expect(serverProblems(app, rows)).toEqual([]);
@@ -82,7 +82,7 @@ test('slots missed while no daemon ran are caught up once after a restart, the r
     second.child.kill('SIGTERM');
   }
   expect(await second.exited()).toBe(0);
-  const slots = slotsOf(recorded.store, 'quick');
+  const slots = await slotsOf(recorded.store, 'quick');
   const whileDown = slots.filter((slot) => slot.slotAt > stoppedAt && slot.slotAt < restartedAt);
   // One of them run (the latest), the others in one 'missed' row.
   expect(whileDown.filter((slot) => slot.status === 'succeeded')).toHaveLength(1);
@@ -103,9 +103,9 @@ test('SIGTERM mid-run: the daemon exits 0, the run under way is recorded interru
   expect(await daemon.exited(), daemon.output).toBe(0);
   expect(daemon.output).toContain('stopping (SIGTERM)');
   expect(daemon.output).toMatch(/long: slot \S+ interrupted/);
-  const slot = slotsOf(recorded.store, 'long').find((candidate) => candidate.status !== 'skipped')!;
+  const slot = (await slotsOf(recorded.store, 'long')).find((candidate) => candidate.status !== 'skipped')!;
   expect(slot.status).toBe('interrupted');
-  const runs = readStore(recorded.store, (store) => store.listRuns(100));
+  const runs = await readStore(recorded.store, (store) => store.listRuns(100));
   expect(runs.some((run) => run.status === 'interrupted')).toBe(true);
   expect(runs.some((run) => run.status === 'running')).toBe(false);
   const db = new Database(recorded.store, { readonly: true });
@@ -167,7 +167,7 @@ test('bad schedules are refused before anything is stored: an invalid cron, an u
     expect(result.stderr).toContain(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   }
-  expect(readStore(recorded.store, (store) => store.schedules.list())).toHaveLength(0);
+  expect(await readStore(recorded.store, (store) => store.schedules.list())).toHaveLength(0);
   // Once stored, the name is taken.
   const rows = patients(1)[0]!;
   const params = Object.entries(rows).flatMap(([name, value]) => ['--param', `${name}=${String(value)}`]);

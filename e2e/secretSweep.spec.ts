@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { secret } from '../src/params/secret.js';
 import { Rote } from '../src/rote.js';
-import { Store } from '../src/store/store.js';
+import { openStore } from '../src/store/store.js';
 import { cli, startCli } from './support/cliProcess.js';
 import { expect, test } from './fixtures.js';
 import { loginAgent, startLoginApp } from './support/loginApp.js';
@@ -80,7 +80,7 @@ test('no secret value is in any byte rote writes: store, WAL, CLI output, export
     expect(leaks(filesUnder(dir))).toEqual([]);
 
     // What the next process makes of it, and every reader's output.
-    Store.open(store).close();
+    await (await openStore(store)).close();
     for (const args of [['runs', '--json'], ['runs'], ['stats'], ['tasks'], ['export', key, '--out', join(dir, 'export')], ['report', '--out', join(dir, 'report-all')]]) {
       const result = await cli([...args, '--store', store]);
       said(`rote ${args.join(' ')}`, result);

@@ -51,14 +51,14 @@ test('a secret password is typed by placeholder, replayed with a new secret, and
     const typed = recorded.steps.filter((step) => step.action.type === 'type').map((step) => (step.action.type === 'type' ? step.action.text : ''));
     // Results show a secret as the mask; the store keeps the template.
     expect(typed).toEqual(['ada', '********']);
-    const storedSteps = JSON.stringify(rote.store.runSteps(recorded.runId));
+    const storedSteps = JSON.stringify(await rote.store.runSteps(recorded.runId));
     expect(storedSteps).toContain('{{password}}');
     texts.push(JSON.stringify(recorded), storedSteps);
     // The stored crop of the step typing the password has the field painted over, and masked for comparisons.
-    const nodes = rote.store.subtree(recorded.taskKey, null, 100) as unknown as { action: { type: string; text?: string }; cropHash: string | null; cropRect: { x: number; y: number } | null; masks: unknown[] }[];
+    const nodes = (await rote.store.subtree(recorded.taskKey, null, 100)) as unknown as { action: { type: string; text?: string }; cropHash: string | null; cropRect: { x: number; y: number } | null; masks: unknown[] }[];
     const typing = nodes.find((node) => node.action.type === 'type' && node.action.text === '{{password}}')!;
     expect(typing.cropHash).not.toBeNull();
-    const crop = rote.store.getBlob(typing.cropHash!)!;
+    const crop = (await rote.store.getBlob(typing.cropHash!))!;
     const inField = { x: -typing.cropRect!.x + 4, y: -typing.cropRect!.y + 4, width: 200, height: 20 };
     expect(await isPaintedOver(crop, inField)).toBe(true);
     expect(typing.masks.length).toBeGreaterThan(0);
@@ -72,7 +72,7 @@ test('a secret password is typed by placeholder, replayed with a new secret, and
     expect(replayed.status).toBe('replayed');
     expect(replayer.calls).toBe(0);
     expect(app.logins[1]).toEqual({ user: 'ada', password: SECOND });
-    texts.push(JSON.stringify(replayed), JSON.stringify(rote.store.runSteps(replayed.runId)));
+    texts.push(JSON.stringify(replayed), JSON.stringify(await rote.store.runSteps(replayed.runId)));
     await again.close();
 
     // A replay that diverges after typing the secret: its error and call log do not show it.

@@ -117,9 +117,9 @@ test('a secret in a target\'s name, a dialog, an intent and an encoded URL is ne
     expect(recorded.status).toBe('agent');
     expect(app.logins).toEqual([{ password: FIRST, remember: 'on' }]);
     expect(first.url()).toContain(`pw=${new URLSearchParams({ v: FIRST }).toString().slice(2)}`);
-    shown.push(JSON.stringify(recorded), JSON.stringify(rote.store.runSteps(recorded.runId)));
+    shown.push(JSON.stringify(recorded), JSON.stringify(await rote.store.runSteps(recorded.runId)));
     // The button's and the checkbox's names are stored with the placeholder, and the URLs templated.
-    const nodes = JSON.stringify(rote.store.subtree(recorded.taskKey, null, 100));
+    const nodes = JSON.stringify(await rote.store.subtree(recorded.taskKey, null, 100));
     expect(nodes).toContain('Log in as {{password}}');
     expect(nodes).toContain('Remember {{password}}');
     expect(nodes).toContain('token={{password}}');
@@ -132,7 +132,7 @@ test('a secret in a target\'s name, a dialog, an intent and an encoded URL is ne
     expect(replayed.status).toBe('replayed');
     expect(replayer.calls).toBe(0);
     expect(app.logins[1]).toEqual({ password: SECOND, remember: 'on' });
-    shown.push(JSON.stringify(replayed), JSON.stringify(rote.store.runSteps(replayed.runId)));
+    shown.push(JSON.stringify(replayed), JSON.stringify(await rote.store.runSteps(replayed.runId)));
     await second.close();
 
     // The button is renamed: the replay diverges there, and the agent fails quoting the secret and the URL.
@@ -146,7 +146,7 @@ test('a secret in a target\'s name, a dialog, an intent and an encoded URL is ne
     expect(failed.status).toBe('failed');
     expect(failed.divergences).toHaveLength(1);
     expect(failed.error).toContain('no "Log in as ********" button at');
-    shown.push(JSON.stringify(failed), JSON.stringify(rote.store.runSteps(failed.runId)), JSON.stringify(rote.store.listRuns(10)));
+    shown.push(JSON.stringify(failed), JSON.stringify(await rote.store.runSteps(failed.runId)), JSON.stringify(await rote.store.listRuns(10)));
 
     // Errors thrown out of rote.run itself: after the params are bound (a task quoting the secret
     // that names a missing parameter) and before (an invalid option, with the task in its message).

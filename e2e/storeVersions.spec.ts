@@ -36,10 +36,10 @@ for (const file of readdirSync(dir).filter((name) => name.endsWith('.db')).sort(
     copyFileSync(join(dir, file), path);
     const rote = await Rote.open({ store: path });
     try {
-      const tasks = rote.store.listTasks();
+      const tasks = await rote.store.listTasks();
       expect(tasks).toHaveLength(1);
       expect(tasks[0]!.taskTemplate).toBe(INTAKE_TASK);
-      expect(rote.store.listRuns(10)).toHaveLength(1);
+      expect(await rote.store.listRuns(10)).toHaveLength(1);
       await page.goto(app.url);
       const patient = DEMO_PATIENTS[1]!;
       const result = await rote.run(page, { task: INTAKE_TASK, params: patient, mode: 'replay-only' });

@@ -30,7 +30,7 @@ test('a long free-text value whose words also stand in the task keeps one key: e
     replayedFromCache(result, comment);
     expect(app.submissions.at(-1)!.fields).toEqual({ name: `Person ${i}`, comment });
   }
-  expect(rote.store.listTasks()).toHaveLength(1);
+  expect(await rote.store.listTasks()).toHaveLength(1);
 });
 
 test('one- and two-character values quoted in the task are parameters of one key', async ({ app, runOn, rote }) => {
@@ -42,7 +42,7 @@ test('one- and two-character values quoted in the task are parameters of one key
     replayedFromCache(result, `${username}/${password}`);
     expect(app.submissions.at(-1)!.fields).toEqual({ username, password });
   }
-  expect(rote.store.listTasks().map((row) => row.taskTemplate)).toEqual(['Enter the username "{{username}}" and the password "{{password}}" and log in']);
+  expect((await rote.store.listTasks()).map((row) => row.taskTemplate)).toEqual(['Enter the username "{{username}}" and the password "{{password}}" and log in']);
 });
 
 test('dates and times given in the user’s formats replay into native inputs; yes/no and option labels bind', async ({ app, runOn, rote }) => {
@@ -62,7 +62,7 @@ test('dates and times given in the user’s formats replay into native inputs; y
     expect(app.submissions.at(-1)!.fields).toEqual(row.want);
   }
   // What the recording learned: each value's reading, kept for the next run's checks.
-  expect(rote.store.listTasks()[0]!.paramSchema).toMatchObject({
+  expect((await rote.store.listTasks())[0]!.paramSchema).toMatchObject({
     date: { type: 'date', given: 'date:MM/DD/YYYY' },
     time: { type: 'time', given: 'time:h:mm A' },
     arrival: { type: 'date', given: 'date:DD.MM.YYYY' },

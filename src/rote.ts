@@ -11,13 +11,16 @@ import { mergeSchemas, normalizeSchema, schemaFromStored } from './params/paramS
 import { scrubError } from './params/scrubError.js';
 import { secretsPassed } from './params/secret.js';
 import { taskIdentity } from './params/taskKey.js';
-import { Store } from './store/store.js';
+import { openStore, type Store } from './store/store.js';
 import { ToolRegistry, type ToolFunction, type ToolOptions } from './tools/toolRegistry.js';
 
 export const DEFAULT_STORE = '.rote/rote.db';
 
 export type RoteOptions = {
-  /** A SQLite file path, or ':memory:'. Default `.rote/rote.db` in the working directory. */
+  /**
+   * A SQLite file path, ':memory:', or a postgres:// URL of a PostgreSQL server that many machines
+   * share. Default `.rote/rote.db` in the working directory.
+   */
   store?: string;
 };
 
@@ -31,8 +34,8 @@ export class Rote {
   static async open(options: RoteOptions = {}): Promise<Rote> {
     if (typeof options !== 'object' || options === null) throw new RoteError('invalid-argument', `Rote.open: expected { store?: string }, got ${String(options)}`);
     const path = options.store ?? DEFAULT_STORE;
-    if (typeof path !== 'string' || path.trim() === '') throw new RoteError('invalid-argument', `Rote.open: options.store must be a file path or ":memory:", got ${JSON.stringify(path)}`);
-    return new Rote(Store.open(path));
+    if (typeof path !== 'string' || path.trim() === '') throw new RoteError('invalid-argument', `Rote.open: options.store must be a file path, ":memory:" or a postgres:// URL, got ${JSON.stringify(path)}`);
+    return new Rote(await openStore(path));
   }
 
   /**
@@ -49,17 +52,26 @@ export class Rote {
 
   /** Does `task` on `page`: from the cache where every check passes, with the agent elsewhere. */
   async run(page: Page, options: RunOptions): Promise<RunResult> {
+    return this.runFor(page, options, undefined);
+  }
+
+  /** `run` for a queue worker: the run's record names the job, so a retry of the job can close it out. */
+  async runJob(page: Page, options: RunOptions, jobId: string): Promise<RunResult> {
+    return this.runFor(page, options, jobId);
+  }
+
+  private async runFor(page: Page, options: RunOptions, jobId: string | undefined): Promise<RunResult> {
     // Nothing thrown out of a run shows a secret value: not its message, its stack, nor its causes.
     const secrets = new Set(secretsPassed((options as { params?: unknown } | undefined)?.params));
     try {
-      return await this.runUnscrubbed(page, options, secrets);
+      return await this.runUnscrubbed(page, options, secrets, jobId);
     } catch (error) {
       throw scrubError(error, secrets);
     }
   }
 
   /** `run` itself; `secrets` collects the values of the params bound as secret (a schema may make one so). */
-  private async runUnscrubbed(page: Page, options: RunOptions, secrets: Set<string>): Promise<RunResult> {
+  private async runUnscrubbed(page: Page, options: RunOptions, secrets: Set<string>, jobId: string | undefined): Promise<RunResult> {
     const valid = validateRunOptions(options);
     const where = `rote.run(${JSON.stringify(valid.task)})`;
     if (this.closed) throw new RoteError('invalid-argument', `${where}: this Rote is closed`);
@@ -69,7 +81,7 @@ export class Rote {
     let params = bindParams(valid.params, where, declared);
     params.secretValues().forEach((value) => secrets.add(value));
     let identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
-    const stored = this.store.getTask(identity.key);
+    const stored = await this.store.getTask(identity.key);
     if (stored) {
       // What the trajectory learned (types, parameters its templates use) checks this run's values
       // too, all problems at once, before any action.
@@ -97,6 +109,7 @@ export class Rote {
       limits: { checkTimeoutMs: valid.checkTimeout, maxAgentCalls: valid.maxAgentCalls, maxSteps: valid.maxSteps },
       context,
       origins: new OriginGuard(page.url(), valid.allowedOrigins, where),
+      ...(jobId !== undefined ? { jobId } : {}),
     });
     return loop.execute();
   }
@@ -104,7 +117,7 @@ export class Rote {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.store.close();
+    await this.store.close();
   }
 }
 

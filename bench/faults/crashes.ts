@@ -51,7 +51,7 @@ export async function injectCrashes(kind: CrashKind, env: CrashEnvironment, inde
   const outcomes: FaultOutcome[] = [];
   for (const [at, kill] of kills.entries()) {
     const index = indexes[at]!;
-    const problems = storeProblems(env.storePath);
+    const problems = await storeProblems(env.storePath);
     const next = problems.length === 0 ? await replayOnce(env, index) : 'not tried: the store is not consistent';
     const notes = [...problems, ...(next === 'replayed' ? [] : [`the next run: ${next}`]), ...(kill.reached ? [] : ['the child never reached the moment to kill']), ...(kill.gone ? [] : ['the child outlived SIGKILL'])];
     // Submissions are the pair's: a wrong one is counted once, on the first.

@@ -68,7 +68,7 @@ export async function injectLoad(env: CrashEnvironment, taskKey: string, duratio
   const childCode = await within(childExit, HANG_MS, 'hung' as const);
   if (childCode === 'hung') child.kill('SIGKILL');
 
-  const problems = storeProblems(env.storePath);
+  const problems = await storeProblems(env.storePath);
   const stored = storedRuns(env.storePath, startedAt);
   const submitted = env.app.submissions.slice(submittedBefore);
   const allRuns = [...ownRuns, ...childRuns];

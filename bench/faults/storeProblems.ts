@@ -1,5 +1,5 @@
 import { isProcessAlive } from '../../src/store/processAlive.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqliteStore.js';
 
 /**
  * What a store must be after any crash, as the next process finds it: it opens (migrations and
@@ -7,10 +7,10 @@ import { Store } from '../../src/store/store.js';
  * and nothing points at what is not there (every node's parent and re-join target, every crop,
  * picture and step's run). Empty: consistent.
  */
-export function storeProblems(path: string): string[] {
-  let store: Store;
+export async function storeProblems(path: string): Promise<string[]> {
+  let store: SqliteStore;
   try {
-    store = Store.open(path);
+    store = await SqliteStore.open(path);
   } catch (error) {
     return [`the store does not open: ${error instanceof Error ? error.message : String(error)}`];
   }
@@ -44,6 +44,6 @@ export function storeProblems(path: string): string[] {
     count('blobs whose bytes do not match their hash size', `SELECT COUNT(*) AS n FROM blobs WHERE size != length(bytes)`);
     return problems;
   } finally {
-    store.close();
+    await store.close();
   }
 }

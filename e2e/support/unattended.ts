@@ -6,7 +6,7 @@ import { startIntakeApp, type IntakeApp } from '../../src/demo/app/server.js';
 import { demoAgent } from '../../src/demo/demoAgent.js';
 import { DEMO_PATIENTS, INTAKE_TASK, submissionProblems, type PatientParams } from '../../src/demo/patients.js';
 import { Rote } from '../../src/rote.js';
-import { Store } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/store.js';
 import { startedApp } from './appTest.js';
 
 /** Patients for rows files: first and last names unique, every other value varied. */
@@ -80,11 +80,11 @@ export const test = base.extend<Fixtures>({
 });
 
 /** Reads a store another process writes (WAL): its runs and slots, then closes it. */
-export function readStore<T>(path: string, read: (store: Store) => T): T {
-  const store = Store.open(path);
+export async function readStore<T>(path: string, read: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(path);
   try {
-    return read(store);
+    return await read(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -5,6 +5,7 @@ import { Daemon } from '../scheduler/daemon.js';
 import { DaemonLock } from '../scheduler/daemonLock.js';
 import { CATCH_UP_POLICIES, type CatchUpPolicy } from '../scheduler/scheduleSpec.js';
 import { exitOnUsage } from './usage.js';
+import { isPostgresUrl } from '../store/store.js';
 
 export type DaemonCommandOptions = { store: string; catchUp?: string };
 
@@ -17,6 +18,7 @@ export async function daemonCommand(options: DaemonCommandOptions): Promise<numb
   const where = 'rote daemon';
   const log = (line: string) => void process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   return exitOnUsage((text) => void process.stderr.write(text), async () => {
+    if (isPostgresUrl(options.store)) throw new RoteError('invalid-argument', `${where}: a PostgreSQL store's schedules run on its workers (pg-boss's cron sends each slot once to one of them): run rote worker --store URL instead of a daemon`);
     const catchUp = catchUpPolicy(options.catchUp, where);
     const lock = DaemonLock.acquire(options.store, where);
     try {
@@ -38,7 +40,7 @@ async function runUntilSignalled(rote: Rote, catchUp: CatchUpPolicy, store: stri
   const stop = (signal: NodeJS.Signals) => void daemon.stop(`${signal}`);
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  log(`rote daemon (process ${process.pid}) on ${store}: ${rote.store.schedules.list().length} schedule(s), catch-up ${catchUp}`);
+  log(`rote daemon (process ${process.pid}) on ${store}: ${(await rote.store.schedules.list()).length} schedule(s), catch-up ${catchUp}`);
   try {
     await daemon.run();
   } finally {

@@ -1,12 +1,12 @@
 import { importRecording } from '../recordings/importRecording.js';
 import { loadRecording } from '../recordings/readRecording.js';
-import { Store } from '../store/store.js';
+import { openStore } from '../store/store.js';
 
 /** `rote import <folder>`: stores a recording folder's trajectory, on --base-url's origin if given. */
 export async function importCommand(folder: string, options: { store: string; baseUrl?: string; json?: boolean }): Promise<number> {
   // Validated before the store is opened: a bad folder leaves no new store file behind.
   await loadRecording(folder, `rote import ${JSON.stringify(folder)}`);
-  const store = Store.open(options.store);
+  const store = await openStore(options.store);
   try {
     const imported = await importRecording(store, folder, options.baseUrl === undefined ? {} : { baseURL: options.baseUrl });
     if (options.json) {
@@ -16,6 +16,6 @@ export async function importCommand(folder: string, options: { store: string; ba
     }
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runCommand, type RunCommandOptions } from './runCommand.js';
+import { workerCommand, type WorkerCommandOptions } from './workerCommand.js';
 import { daemonCommand, type DaemonCommandOptions } from './daemonCommand.js';
 import { scheduleAdd, scheduleList, schedulePause, scheduleRemove, scheduleRunNow, scheduleShow, type ScheduleAddOptions } from './scheduleCommand.js';
 import { DEFAULT_MODEL } from './agentChoice.js';
@@ -53,7 +54,7 @@ function jobOptions(command: Command): Command {
     .addOption(new Option('--mode <mode>', 'auto: the agent where needed; replay-only: never the agent').choices(['auto', 'replay-only']))
     .option('--timeout <ms>', "each run's deadline", positiveInteger)
     .option('--report <dir>', 'write an HTML report when the job ends (rote run: of its runs; a schedule: of all its slots, kept up to date by the daemon)')
-    .option('--store <path>', 'SQLite file', '.rote/rote.db');
+    .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db');
 }
 
 jobOptions(
@@ -73,7 +74,7 @@ jobOptions(
 schedule
   .command('ls')
   .description('List the schedules: cron, next slot, the last slot and how it ended.')
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
   .option('--json', 'print JSON')
   .action(async (options: { store: string; json?: boolean }) => {
     process.exitCode = await scheduleList(options);
@@ -83,7 +84,7 @@ schedule
   .command('show')
   .description("A schedule's job and its latest slots.")
   .argument('<name>')
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
   .option('--limit <n>', 'how many slots', positiveInteger, 20)
   .option('--json', 'print JSON')
   .action(async (name: string, options: { store: string; json?: boolean; limit: number }) => {
@@ -95,7 +96,7 @@ for (const [verb, description] of [['rm', 'Remove a schedule and the record of i
     .command(verb)
     .description(description)
     .argument('<name>')
-    .option('--store <path>', 'SQLite file', '.rote/rote.db')
+    .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
     .action(async (name: string, options: { store: string }) => {
       process.exitCode = verb === 'rm' ? await scheduleRemove(name, options) : await schedulePause(name, verb === 'resume', options);
     });
@@ -105,7 +106,7 @@ schedule
   .command('run-now')
   .description("Run one slot of a schedule now, in this process, recorded like the daemon's.")
   .argument('<name>')
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
   .option('--json', 'print the slot as JSON')
   .action(async (name: string, options: { store: string; json?: boolean }) => {
     process.exitCode = await scheduleRunNow(name, options);
@@ -114,10 +115,20 @@ schedule
 program
   .command('daemon')
   .description("Run the store's schedules until SIGTERM or SIGINT (a clean stop: runs under way end after their current step).")
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
   .addOption(new Option('--catch-up <policy>', 'slots missed while no daemon ran: none, latest (run the latest once), all').choices(['none', 'latest', 'all']).default('latest'))
   .action(async (options: DaemonCommandOptions) => {
     process.exitCode = await daemonCommand(options);
+  });
+
+program
+  .command('worker')
+  .description("Take run jobs from a PostgreSQL store's queue (rote run --rows and schedules queue one per row) until SIGTERM or SIGINT; any number of workers on any machines learn into one cache.")
+  .requiredOption('--store <url>', 'the postgres:// URL of the shared store')
+  .option('--concurrency <n>', 'rows at once in this worker (browser contexts on one browser)', positiveInteger, 1)
+  .option('--headed', 'show the browser')
+  .action(async (options: WorkerCommandOptions) => {
+    process.exitCode = await workerCommand(options);
   });
 
 program
@@ -125,7 +136,7 @@ program
   .description('Four runs against a legacy intake form: a recorded miss, a replay with new values, a takeover at a popup, and the popup replayed.')
   .option('--json', 'print the runs as one JSON array (with --schedule: the summary as JSON on the last line)')
   .option('--schedule', 'the unattended flow instead: record, schedule the task every few seconds over a CSV of six patients, run the daemon until they are done, check each on the server')
-  .option('--store <path>', 'SQLite file for the demo (emptied first)', '.rote/demo.db')
+  .option('--store <path>', 'SQLite file for the demo (emptied first), or a postgres:// URL (nothing is deleted there)', '.rote/demo.db')
   .option('--model <name>', `the model, used when OPENAI_API_KEY is set (default ${DEFAULT_MODEL}); OPENAI_BASE_URL sets the server`)
   .addOption(new Option('--tool-form <form>', 'the computer tool: preview (computer_use_preview) or batch (computer); default from the model').choices(['preview', 'batch']))
   .option('--chat-completions', 'use an OpenAI-compatible chat completions server at OPENAI_BASE_URL (vLLM, Ollama) with function tools; needs --model')
@@ -137,11 +148,11 @@ program
 program
   .command('runs')
   .description('List the latest runs in a store.')
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
   .option('--limit <n>', 'how many runs', positiveInteger, 20)
   .option('--json', 'print JSON')
-  .action((options: { store: string; limit: number; json?: boolean }) => {
-    process.exitCode = runsCommand(options);
+  .action(async (options: { store: string; limit: number; json?: boolean }) => {
+    process.exitCode = await runsCommand(options);
   });
 
 /** The filters `rote report` and `rote stats` share. */
@@ -151,7 +162,7 @@ function runFilterOptions(command: Command): Command {
     .option('--since <date>', 'runs started since: 2026-11-01, 2026-11-01T08:00 (UTC unless a zone is given), or 12h, 7d back from now')
     .option('--schedule <name>', 'the runs of this schedule')
     .option('--task <task>', 'the runs of this task: a key, a unique key prefix or the exact template')
-    .option('--store <path>', 'SQLite file', '.rote/rote.db')
+    .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
     .option('--json', 'print JSON');
 }
 
@@ -161,13 +172,13 @@ runFilterOptions(
     .description('Write a self-contained HTML report (no network, nothing outside the folder) of the runs: what was replayed, where pages differed, what the agent did, what it saved.')
     .requiredOption('--out <dir>', 'the folder to write (new, empty, or an earlier report to replace)')
     .option('--open', 'open the report in the system browser'),
-).action((options: ReportCommandOptions) => {
-  process.exitCode = reportCommand(options);
+).action(async (options: ReportCommandOptions) => {
+  process.exitCode = await reportCommand(options);
 });
 
 runFilterOptions(program.command('stats').description("The report's totals in the terminal: runs fully replayed, agent calls and tokens against agent-only runs, time per run, where runs diverge most.")).action(
-  (options: StatsCommandOptions) => {
-    process.exitCode = statsCommand(options);
+  async (options: StatsCommandOptions) => {
+    process.exitCode = await statsCommand(options);
   },
 );
 
@@ -178,7 +189,7 @@ program
   .option('--task <text>', 'what the task does, in words; parameter values in it become {{name}}')
   .option('--param <name=value>', 'a parameter and the value the person types (repeatable)', collect)
   .option('--secret <name>', 'a --param whose value is secret: never stored, logged or shown (repeatable)', collect)
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
   .option('--headless', 'no window: for a script or test that drives the page itself')
   .addHelpText('after', '\nFinish with the "Finish recording" button on the page, by closing the page, or Enter here; Ctrl+C aborts without storing.\nExample:\n  rote record --url http://127.0.0.1:3000/intake --task "Register patient Ada Lovelace" \\\n    --param firstName=Ada --param lastName=Lovelace\n')
   .action(async (options: RecordCommandOptions) => {
@@ -188,10 +199,10 @@ program
 program
   .command('tasks')
   .description('List the cached tasks in a store, with their keys and number of steps.')
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
   .option('--json', 'print JSON')
-  .action((options: { store: string; json?: boolean }) => {
-    process.exitCode = tasksCommand(options);
+  .action(async (options: { store: string; json?: boolean }) => {
+    process.exitCode = await tasksCommand(options);
   });
 
 program
@@ -199,7 +210,7 @@ program
   .description('Write a task\'s trajectory as a recording folder (recording.json and evidence/*.png) to review and commit.')
   .argument('<task>', 'a task key, a unique key prefix, or the exact task template (see rote tasks)')
   .requiredOption('--out <folder>', 'the recording folder to write (new, empty, or an earlier export to update)')
-  .option('--store <path>', 'SQLite file', '.rote/rote.db')
+  .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
   .option('--json', 'print JSON')
   .action(async (task: string, options: { out: string; store: string; json?: boolean }) => {
     process.exitCode = await exportCommand(task, options);

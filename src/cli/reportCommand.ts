@@ -7,16 +7,16 @@ import { openExistingStore } from './storeArgument.js';
 export type ReportCommandOptions = ReportFilterOptions & { out: string; open?: boolean; store: string; json?: boolean };
 
 /** `rote report`: a self-contained HTML report of the runs the filters pick. */
-export function reportCommand(options: ReportCommandOptions): number {
-  const store = openExistingStore(options.store, 'report');
+export async function reportCommand(options: ReportCommandOptions): Promise<number> {
+  const store = await openExistingStore(options.store, 'report');
   try {
-    const written = writeReport(store, reportFilterOf(store, options, 'report'), options.out);
+    const written = await writeReport(store, await reportFilterOf(store, options, 'report'), options.out);
     if (options.json) process.stdout.write(`${JSON.stringify({ dir: written.dir, index: written.index, runs: written.runs, files: written.files, bytes: written.bytes })}\n`);
     else process.stdout.write(`Report of ${written.runs} run${written.runs === 1 ? '' : 's'} written to ${written.index} (${written.files} files, ${(written.bytes / 1024).toFixed(0)} KB)\n`);
     if (options.open) openInBrowser(written.index);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -9,25 +9,25 @@ export type ReportFilterOptions = { run?: string[]; since?: string; schedule?: s
  * The runs `rote report` and `rote stats` read, checked before anything is written: every run id
  * (or unique prefix) known, the schedule and task existing, the date readable.
  */
-export function reportFilterOf(store: Store, options: ReportFilterOptions, command: string): ReportFilter {
+export async function reportFilterOf(store: Store, options: ReportFilterOptions, command: string): Promise<ReportFilter> {
   const filter: ReportFilter = {};
   if (options.since !== undefined) filter.since = parseSince(options.since, command);
   if (options.schedule !== undefined) {
-    if (!store.schedules.byName(options.schedule)) {
-      const names = store.schedules.list().map((row) => row.name);
+    if (!(await store.schedules.byName(options.schedule))) {
+      const names = (await store.schedules.list()).map((row) => row.name);
       throw new RoteError('invalid-argument', `rote ${command}: --schedule ${JSON.stringify(options.schedule)}: no such schedule (${names.length > 0 ? `known: ${names.join(', ')}` : 'the store has none'})`);
     }
     filter.scheduleName = options.schedule;
   }
-  if (options.task !== undefined) filter.taskIds = [findTask(store.listTasks(), options.task, `rote ${command} --task`).id];
+  if (options.task !== undefined) filter.taskIds = [findTask(await store.listTasks(), options.task, `rote ${command} --task`).id];
   if (options.run && options.run.length > 0) {
     const problems: string[] = [];
-    const ids = options.run.flatMap((reference) => {
-      const matches = store.runIdsStartingWith(reference, 2);
-      if (matches.length === 1) return matches;
-      problems.push(matches.length === 0 ? `${JSON.stringify(reference)} matches no run` : `${JSON.stringify(reference)} matches several runs; give more of the id`);
-      return [];
-    });
+    const ids: string[] = [];
+    for (const reference of options.run) {
+      const matches = await store.runIdsStartingWith(reference, 2);
+      if (matches.length === 1) ids.push(...matches);
+      else problems.push(matches.length === 0 ? `${JSON.stringify(reference)} matches no run` : `${JSON.stringify(reference)} matches several runs; give more of the id`);
+    }
     if (problems.length > 0) throw new RoteError('invalid-argument', `rote ${command} --run: ${problems.join('; ')} (rote runs lists run ids)`);
     filter.runIds = [...new Set(ids)];
   }

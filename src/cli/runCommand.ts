@@ -8,7 +8,7 @@ import type { JobSpec } from '../scheduler/jobSpec.js';
 import { specFrom, type JobArgs } from './jobArgs.js';
 import { describeTotals, firstProblem, summarizeJob, type JobSummary } from '../scheduler/jobSummary.js';
 import { prepareJob, type PreparedJob } from '../scheduler/prepareJob.js';
-import { runJob } from '../scheduler/runJob.js';
+import { runJob, type JobHooks, type JobResult } from '../scheduler/runJob.js';
 import { ROWS_FORMATS, rowsFormatOf, writeRowsFile } from '../scheduler/rowsFile.js';
 import { batchProgress } from './batchProgress.js';
 import { formatTable } from './table.js';
@@ -57,27 +57,24 @@ async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions,
   const { spec } = job;
   say(`${job.rows.length === 1 ? 'Running' : `Running ${job.rows.length} rows of`} "${job.task.taskTemplate}" (task ${job.task.id.slice(0, 12)}) on ${job.url}`);
   say(`Agent: ${job.agent.description}. Mode ${spec.mode}${job.rows.length > 1 ? `, ${spec.concurrency} at once` : ''}.`);
+  const queued = rote.store.dialect === 'postgres' && spec.rowsFile !== undefined;
   const progress = batchProgress(job.rows.length, { json, ...(io.stderr ? { stream: io.stderr } : {}) });
-  const browsers = unattendedBrowsers({ headless: !spec.headed });
   const stopping = new AbortController();
   const unsubscribe = io.onStop?.(() => stopping.abort('stopped by the user (Ctrl+C)')) ?? (() => undefined);
   let summary: JobSummary;
   try {
-    const result = await runJob(job, rote, browsers, {
-      stop: stopping.signal,
-      onRowEnd: (outcome) => progress.rowEnded(outcome, willRetry(outcome, spec)),
-    });
+    const hooks = { stop: stopping.signal, onRowEnd: (outcome: RowOutcome) => progress.rowEnded(outcome, willRetry(outcome, spec)) };
+    const result = queued ? await runOnQueue(job, rote, options.store, hooks, say) : await runInProcess(job, rote, hooks);
     summary = summarizeJob(job, result);
   } finally {
     progress.stop();
     unsubscribe();
-    await browsers.close();
   }
   if (options.retryFailed) writeRetryFile(options.retryFailed, job, summary);
   if (spec.report) {
     // The runs have run: a report that cannot be written is a warning, never another exit code or a lost summary.
     try {
-      const written = writeReport(rote.store, { runIds: summary.runIds }, spec.report);
+      const written = await writeReport(rote.store, { runIds: summary.runIds }, spec.report);
       say(`Report of ${written.runs} run${written.runs === 1 ? '' : 's'}: ${written.index}`);
     } catch (error) {
       io.err(`rote run: the report could not be written to ${spec.report}: ${firstLineOf(messageOf(error))}\n`);
@@ -86,6 +83,32 @@ async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions,
   if (json) io.out(`${JSON.stringify(summary)}\n`);
   else printSummary(summary, say, options.retryFailed);
   return summary.succeeded === summary.rows ? EXIT.ok : EXIT.runsFailed;
+}
+
+/** On SQLite (and for a single run): every row in this process, `concurrency` browser contexts at once. */
+async function runInProcess(job: PreparedJob, rote: Rote, hooks: JobHooks): Promise<JobResult> {
+  const browsers = unattendedBrowsers({ headless: !job.spec.headed });
+  try {
+    return await runJob(job, rote, browsers, hooks);
+  } finally {
+    await browsers.close();
+  }
+}
+
+/** On PostgreSQL: one queue job per row, for `rote worker` processes on any machine; this process waits for them. */
+async function runOnQueue(job: PreparedJob, rote: Rote, url: string, hooks: JobHooks, say: (line: string) => void): Promise<JobResult> {
+  // Loaded here: the embedded default never needs pg-boss.
+  const { JobQueue } = await import('../scheduler/queue/jobQueue.js');
+  const { runJobOnQueue } = await import('../scheduler/queue/runJobOnQueue.js');
+  const queue = await JobQueue.open(url);
+  try {
+    return await runJobOnQueue(job, queue, rote.store, {
+      ...hooks,
+      onQueued: (batch, ids) => say(`Queued ${ids.length} row${ids.length === 1 ? '' : 's'} as batch ${batch.slice(0, 8)} on ${queue.location}; rote worker processes run them (rote worker --store URL).`),
+    });
+  } finally {
+    await queue.stop({ graceful: false });
+  }
 }
 
 function willRetry(outcome: RowOutcome, spec: JobSpec): boolean {

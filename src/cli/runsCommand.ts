@@ -1,11 +1,11 @@
-import { Store } from '../store/store.js';
+import { openStore } from '../store/store.js';
 import { formatTable } from './table.js';
 
 /** `rote runs`: the latest run records, newest first. */
-export function runsCommand(options: { store: string; limit: number; json?: boolean }): number {
-  const store = Store.open(options.store);
+export async function runsCommand(options: { store: string; limit: number; json?: boolean }): Promise<number> {
+  const store = await openStore(options.store);
   try {
-    const runs = store.listRuns(options.limit);
+    const runs = await store.listRuns(options.limit);
     if (options.json) {
       process.stdout.write(`${JSON.stringify(runs)}\n`);
       return 0;
@@ -19,6 +19,6 @@ export function runsCommand(options: { store: string; limit: number; json?: bool
     );
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -41,13 +41,13 @@ export async function scheduleAdd(name: string, task: string, options: ScheduleA
     if (onFailure && 'problem' in onFailure) throw new RoteError('invalid-argument', `${where}: ${onFailure.problem}`);
     const rote = await Rote.open({ store: options.store });
     try {
-      if (rote.store.schedules.byName(name)) throw new RoteError('invalid-argument', `${where}: a schedule of that name exists (rote schedule show ${name}); remove it first or pick another name`);
+      if (await rote.store.schedules.byName(name)) throw new RoteError('invalid-argument', `${where}: a schedule of that name exists (rote schedule show ${name}); remove it first or pick another name`);
       // Checked as the daemon will, but with stand-ins for secrets: their variables are the daemon's.
       const standIns = Object.fromEntries(Object.values(spec.secrets).map((variable) => [variable, io.env[variable] || 'set-at-run-time']));
       const job = await prepareJob(spec, rote.store, { ...io.env, ...standIns }, where);
       const stored: JobSpec = job.fromFolder ? spec : { ...spec, task: job.task.id };
       const now = Date.now();
-      rote.store.schedules.add({ id: randomUUID(), name, cron: options.cron, timezone, job: stored, onFailure, enabled: !options.paused, createdAt: now, updatedAt: now });
+      await rote.store.schedules.add({ id: randomUUID(), name, cron: options.cron, timezone, job: stored, onFailure, enabled: !options.paused, createdAt: now, updatedAt: now });
       const unset = Object.entries(spec.secrets).filter(([, variable]) => !io.env[variable]);
       io.out(`Added schedule "${name}": "${job.task.taskTemplate}" (${job.rows.length} row${job.rows.length === 1 ? '' : 's'}) at ${options.cron} (${timezone}), next ${describeNext(options.cron, timezone)}${options.paused ? ', paused' : ''}.\n`);
       for (const [secretName, variable] of unset) io.out(`Note: secret ${secretName} is read from ${variable}, which is not set here; set it in the daemon's environment.\n`);
@@ -60,28 +60,29 @@ export async function scheduleAdd(name: string, task: string, options: ScheduleA
 
 export function scheduleList(options: { store: string; json?: boolean }, io: ScheduleIo = processIo()): Promise<number> {
   return exitOnUsage(io.err, async () => {
-    const store = openExistingStore(options.store, 'schedule ls');
+    const store = await openExistingStore(options.store, 'schedule ls');
     try {
-      const rows = store.schedules.list().map((row) => {
-        const last = store.schedules.slots(row.id, 1)[0];
-        return { name: row.name, cron: row.cron, timezone: row.timezone, enabled: row.enabled, next: row.enabled ? describeNext(row.cron, row.timezone) : 'paused', last: last ? `${last.status} ${new Date(last.slotAt).toISOString()}` : 'never', task: taskOf(row) };
-      });
+      const rows = [];
+      for (const row of await store.schedules.list()) {
+        const last = (await store.schedules.slots(row.id, 1))[0];
+        rows.push({ name: row.name, cron: row.cron, timezone: row.timezone, enabled: row.enabled, next: row.enabled ? describeNext(row.cron, row.timezone) : 'paused', last: last ? `${last.status} ${new Date(last.slotAt).toISOString()}` : 'never', task: taskOf(row) });
+      }
       if (options.json) io.out(`${JSON.stringify(rows)}\n`);
       else if (rows.length === 0) io.out('No schedules. Add one with rote schedule add <name> <task> --cron EXPR.\n');
       else io.out(`${formatTable(['name', 'cron', 'time zone', 'next', 'last slot', 'task'], rows.map((row) => [row.name, row.cron, row.timezone, row.next, row.last, row.task]))}\n`);
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   });
 }
 
 export function scheduleShow(name: string, options: { store: string; json?: boolean; limit?: number }, io: ScheduleIo = processIo()): Promise<number> {
   return exitOnUsage(io.err, async () => {
-    const store = openExistingStore(options.store, 'schedule show');
+    const store = await openExistingStore(options.store, 'schedule show');
     try {
-      const row = existing(store.schedules.byName(name), name, 'show');
-      const slots = store.schedules.slots(row.id, options.limit ?? 20);
+      const row = existing(await store.schedules.byName(name), name, 'show');
+      const slots = await store.schedules.slots(row.id, options.limit ?? 20);
       if (options.json) {
         io.out(`${JSON.stringify({ ...row, slots })}\n`);
         return 0;
@@ -94,20 +95,20 @@ export function scheduleShow(name: string, options: { store: string; json?: bool
       io.out(slots.length === 0 ? 'No slot yet.\n' : `${formatTable(['slot', 'status', 'rows', 'agent calls', 'reason'], slots.map((slot) => [new Date(slot.slotAt).toISOString(), slot.status, rowsOf(slot.summary), agentCallsOf(slot.summary), slot.reason ?? '']))}\n`);
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   });
 }
 
 export function scheduleRemove(name: string, options: { store: string }, io: ScheduleIo = processIo()): Promise<number> {
   return exitOnUsage(io.err, async () => {
-    const store = openExistingStore(options.store, 'schedule rm');
+    const store = await openExistingStore(options.store, 'schedule rm');
     try {
-      if (!store.schedules.remove(name)) existing(undefined, name, 'rm');
+      if (!(await store.schedules.remove(name))) existing(undefined, name, 'rm');
       io.out(`Removed schedule "${name}" and the record of its slots.\n`);
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   });
 }
@@ -115,13 +116,13 @@ export function scheduleRemove(name: string, options: { store: string }, io: Sch
 export function schedulePause(name: string, enabled: boolean, options: { store: string }, io: ScheduleIo = processIo()): Promise<number> {
   const verb = enabled ? 'resume' : 'pause';
   return exitOnUsage(io.err, async () => {
-    const store = openExistingStore(options.store, `schedule ${verb}`);
+    const store = await openExistingStore(options.store, `schedule ${verb}`);
     try {
-      if (!store.schedules.setEnabled(name, enabled)) existing(undefined, name, verb);
+      if (!(await store.schedules.setEnabled(name, enabled))) existing(undefined, name, verb);
       io.out(enabled ? `Resumed "${name}": slots from now on run; none is owed for the pause.\n` : `Paused "${name}": no slot runs until rote schedule resume ${name}.\n`);
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   });
 }
@@ -129,15 +130,15 @@ export function schedulePause(name: string, enabled: boolean, options: { store: 
 /** `rote schedule run-now <name>`: one slot now, in this process, recorded like the daemon's. */
 export function scheduleRunNow(name: string, options: { store: string; json?: boolean }, io: ScheduleIo = processIo()): Promise<number> {
   return exitOnUsage(io.err, async () => {
-    openExistingStore(options.store, 'schedule run-now').close();
+    await (await openExistingStore(options.store, 'schedule run-now')).close();
     const rote = await Rote.open({ store: options.store });
     const browsers = unattendedBrowsers();
     try {
-      const row = existing(rote.store.schedules.byName(name), name, 'run-now');
+      const row = existing(await rote.store.schedules.byName(name), name, 'run-now');
       const read = readSchedule(row);
       if ('problem' in read) throw new RoteError('invalid-argument', `rote schedule run-now: ${read.problem}`);
       // One slot of a schedule at a time, whoever runs it: the daemon's slot under way is not doubled.
-      if (rote.store.schedules.isRunning(row.id)) throw new RoteError('invalid-argument', `rote schedule run-now: a slot of "${name}" is running now (rote schedule show ${name}); run it again when that one has ended`);
+      if (await rote.store.schedules.isRunning(row.id)) throw new RoteError('invalid-argument', `rote schedule run-now: a slot of "${name}" is running now (rote schedule show ${name}); run it again when that one has ended`);
       const ended = await runSlot({ rote, env: io.env, browsers, log: (line) => (options.json ? undefined : io.out(`${line}\n`)) }, read.schedule, row, Date.now(), 'manual');
       if (!ended) throw new RoteError('internal', `rote schedule run-now: the slot was taken by another process`);
       if (options.json) io.out(`${JSON.stringify(ended)}\n`);

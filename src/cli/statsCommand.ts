@@ -7,10 +7,10 @@ import { formatTable } from './table.js';
 export type StatsCommandOptions = ReportFilterOptions & { store: string; json?: boolean };
 
 /** `rote stats`: the report's totals in the terminal. */
-export function statsCommand(options: StatsCommandOptions): number {
-  const store = openExistingStore(options.store, 'stats');
+export async function statsCommand(options: StatsCommandOptions): Promise<number> {
+  const store = await openExistingStore(options.store, 'stats');
   try {
-    const model = loadReport(store, reportFilterOf(store, options, 'stats'));
+    const model = await loadReport(store, await reportFilterOf(store, options, 'stats'));
     const totals = totalsOf(model.runs);
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ scope: model.scope, ...totals })}\n`);
@@ -19,7 +19,7 @@ export function statsCommand(options: StatsCommandOptions): number {
     process.stdout.write(`${describeTotals(totals, model.scope)}\n`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -3,10 +3,10 @@ import { openExistingStore } from './storeArgument.js';
 import { formatTable } from './table.js';
 
 /** `rote tasks`: the cached tasks of a store, with their keys (what `rote export` takes). */
-export function tasksCommand(options: { store: string; json?: boolean }): number {
-  const store = openExistingStore(options.store, 'tasks');
+export async function tasksCommand(options: { store: string; json?: boolean }): Promise<number> {
+  const store = await openExistingStore(options.store, 'tasks');
   try {
-    const tasks = store.listTasks();
+    const tasks = await store.listTasks();
     const shared = keysSharingTemplates(tasks);
     if (options.json) {
       const rows = tasks.map((task) => ({
@@ -30,7 +30,7 @@ export function tasksCommand(options: { store: string; json?: boolean }): number
     if (shared.size > 0) process.stdout.write(`\n${describeShared(shared)}\n`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Agent } from '../agent/agent.js';
 import { launchBrowser } from '../browser/launch.js';
 import type { RunStatus } from '../engine/runResult.js';
+import { isPostgresUrl } from '../store/store.js';
 import { Rote } from '../rote.js';
 import { startIntakeApp, type Perturbations } from './app/server.js';
 import { demoAgent } from './demoAgent.js';
@@ -40,7 +42,7 @@ const SCENARIOS: Scenario[] = [
 ];
 
 export type DemoOptions = {
-  /** Store file; removed first so run 1 is always a miss. Default `.rote/demo.db`. */
+  /** Store file, removed first so run 1 is always a miss (default `.rote/demo.db`), or a postgres:// URL. */
   store?: string;
   /** The agent to use on misses and divergences; default the offline demo agent reading the DOM. */
   agent?: (page: import('playwright').Page) => Agent;
@@ -50,7 +52,10 @@ export type DemoOptions = {
 /** The four demo runs against the legacy intake app, each checked on the server. */
 export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
   const storePath = options.store ?? '.rote/demo.db';
-  if (storePath !== ':memory:') {
+  // A SQLite file is the demo's own and starts empty. A PostgreSQL server may hold anything, so
+  // nothing is deleted there: a tag of this demo's own gives its task a key no earlier run learned.
+  const tags = isPostgresUrl(storePath) ? [`demo-${randomUUID().slice(0, 8)}`] : [];
+  if (storePath !== ':memory:' && tags.length === 0) {
     mkdirSync(dirname(storePath), { recursive: true });
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${storePath}${suffix}`, { force: true });
   }
@@ -67,7 +72,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
       const page = await context.newPage();
       await page.goto(app.url);
       const agent = (options.agent ?? demoAgent)(page);
-      const result = await rote.run(page, { task: INTAKE_TASK, params: scenario.patient, agent });
+      const result = await rote.run(page, { task: INTAKE_TASK, params: scenario.patient, agent, tags });
       await context.close();
       const divergence = result.divergences[0];
       const problems = submissionProblems(scenario.patient, app.submissions[0]);

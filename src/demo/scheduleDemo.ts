@@ -53,7 +53,7 @@ export async function runScheduleDemo(options: ScheduleDemoOptions = {}): Promis
 
     const job: JobSpec = { task: recorded.taskKey, url: app.url, params: {}, rowsFile, secrets: {}, agent: 'demo', mode: 'auto', concurrency: 2, retry: { attempts: 2, backoffMs: 1_000 }, headed: false };
     const now = Date.now();
-    rote.store.schedules.add({ id: `demo-${now}`, name: SCHEDULE_NAME, cron: DEMO_CRON, timezone: 'UTC', job, onFailure: null, enabled: true, createdAt: now, updatedAt: now });
+    await rote.store.schedules.add({ id: `demo-${now}`, name: SCHEDULE_NAME, cron: DEMO_CRON, timezone: 'UTC', job, onFailure: null, enabled: true, createdAt: now, updatedAt: now });
     log(`Scheduled "${SCHEDULE_NAME}": ${DEMO_CRON} (every 4 s) over ${SCHEDULE_PATIENTS.length} patients in ${rowsFile}, 2 at once; the daemon runs until the slot is done.`);
 
     let resolveSlot!: (slot: SlotEnded) => void;

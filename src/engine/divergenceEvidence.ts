@@ -14,7 +14,7 @@ type Evidence = Pick<Divergence, 'expected' | 'actual' | 'diff'>;
  */
 export async function evidenceAtRecordedPlace(env: CheckEnvironment, node: TrajectoryNode): Promise<Evidence> {
   if (!node.cropHash || !node.cropRect || !node.box) return {};
-  const expected = env.blob(node.cropHash);
+  const expected = await env.blob(node.cropHash);
   if (!expected) return {};
   const viewport = env.page.viewportSize();
   const clip = { x: Math.round(node.box.x + node.cropRect.x), y: Math.round(node.box.y + node.cropRect.y), width: node.cropRect.width, height: node.cropRect.height };

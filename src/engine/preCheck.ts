@@ -61,7 +61,7 @@ export type CheckResult = CheckPass | CheckFail;
 export type CheckEnvironment = {
   page: Page;
   params: BoundParams;
-  blob(hash: string): Buffer | undefined;
+  blob(hash: string): Promise<Buffer | undefined>;
   /** Parameters the steps done so far in this run have put on the page. */
   usedSoFar: ReadonlySet<string>;
   /** This run's values, hashed as the recording hashed its unused ones. */
@@ -172,7 +172,7 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
   const otherElement = fold(expectedName) !== fold(recordedNow);
   let crop: Buffer | undefined;
   if (!stateDiffers && !otherElement && node.cropHash && node.cropRect) {
-    const recorded = env.blob(node.cropHash);
+    const recorded = await env.blob(node.cropHash);
     if (!recorded) return fail('the recorded crop is missing from the store');
     // Damaged evidence is a refusal that says so, not a capture problem of the live page.
     if (!(await readableImage(node.cropHash, recorded))) {

@@ -62,8 +62,7 @@ export async function findRejoin(
 ): Promise<NodeRef | undefined> {
   const detourNames = new Set(detour.flatMap(namesUsedBy));
   const eligible = (node: TrajectoryNode) => !view.isNew(node.id) && !visited.has(node.id);
-  let level: { after: NodeRef; node: TrajectoryNode }[] = view
-    .candidatesAfter(from)
+  let level: { after: NodeRef; node: TrajectoryNode }[] = (await view.candidatesAfter(from))
     .filter(eligible)
     .map((node) => ({ after: from, node }));
   for (let depth = 0; depth <= MAX_SKIPPED && level.length > 0; depth++) {
@@ -71,7 +70,7 @@ export async function findRejoin(
     for (const { after, node } of level) {
       if ((await preCheck(env, node, Date.now())).ok) return after;
       if (coveredByDetour(node, detour, detourNames)) {
-        next.push(...view.candidatesAfter(nodeRef(node.id)).filter(eligible).map((child) => ({ after: nodeRef(node.id), node: child })));
+        next.push(...(await view.candidatesAfter(nodeRef(node.id))).filter(eligible).map((child) => ({ after: nodeRef(node.id), node: child })));
       }
     }
     level = next;

@@ -3,7 +3,9 @@ import type { TaskIdentity } from '../params/taskKey.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { ParamSchema } from '../params/paramType.js';
 import { learnedSchema } from './learnedSchema.js';
-import type { NewNodeRow, NodeLink, NodeStat } from '../store/rows.js';
+import type { NewNodeRow, NodeLink, NodeRow, NodeStat } from '../store/rows.js';
+import { nodeFromRow } from './trajectoryNode.js';
+import { sameStep } from './recordStep.js';
 import type { Store } from '../store/store.js';
 import { namesUsedBy } from './paramBindings.js';
 import { guardPiecesAskedTwice } from './pieceGuards.js';
@@ -39,7 +41,7 @@ export type RunRecord = {
  * and, for a run that ended well, its new nodes and their crops. A failed or diverged run, or
  * one with no agent action, adds no trajectory.
  */
-export function commitRun(record: RunRecord): void {
+export async function commitRun(record: RunRecord): Promise<void> {
   const { store, identity, result, view } = record;
   const keepTrajectory = (result.status === 'replayed' || result.status === 'mixed' || result.status === 'agent') && view.newNodes.length > 0;
   const newNodes = keepTrajectory ? view.newNodes : [];
@@ -49,8 +51,9 @@ export function commitRun(record: RunRecord): void {
   }
   const usedCrops = new Set(newNodes.map((node) => node.cropHash).filter((hash): hash is string => hash !== null));
   const now = Date.now();
-  const existingTask = store.getTask(identity.key);
-  store.commitRun({
+  const existingTask = await store.getTask(identity.key);
+  await store.commitRun({
+    sameStep: sameStoredStep,
     ...(keepTrajectory || existingTask
       ? {
           task: {
@@ -107,9 +110,9 @@ export function commitRun(record: RunRecord): void {
 }
 
 /** Closes the run record as failed when the full commit could not be written. */
-export function markRunFailed(record: Pick<RunRecord, 'store' | 'result'>, cause: unknown): void {
+export async function markRunFailed(record: Pick<RunRecord, 'store' | 'result'>, cause: unknown): Promise<void> {
   try {
-    record.store.commitRun({
+    await record.store.commitRun({
       run: {
         ...runRow({ ...record, identity: undefined }, Date.now(), `the run's commit failed: ${messageOf(cause)}`),
         status: 'failed',
@@ -118,6 +121,13 @@ export function markRunFailed(record: Pick<RunRecord, 'store' | 'result'>, cause
   } catch {
     // The store itself is gone; the next open marks the run interrupted.
   }
+}
+
+/** The engine's rule for an equal step, on stored rows: a row that cannot be read stands for nothing. */
+function sameStoredStep(stored: NodeRow, fresh: NodeRow): boolean {
+  const a = nodeFromRow(stored);
+  const b = nodeFromRow(fresh);
+  return 'node' in a && 'node' in b && sameStep(a.node, b.node);
 }
 
 function runRow(record: { result: RunResult; identity: TaskIdentity | undefined }, now: number, error: string | null) {

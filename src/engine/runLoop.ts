@@ -68,6 +68,8 @@ export type RunInput = {
   context: RunContext;
   /** Where the run may be, and where it may type a secret. */
   origins: OriginGuard;
+  /** The queue job this run does, kept on its record so a retry of the job can close it out. */
+  jobId?: string;
 };
 
 /** A navigation under way gets this long to bring its document before the agent looks. */
@@ -138,7 +140,7 @@ export class RunLoop {
     this.env = {
       page: input.page,
       params: input.params,
-      blob: (hash) => this.ledger.crops.get(hash) ?? input.store.getBlob(hash),
+      blob: async (hash) => this.ledger.crops.get(hash) ?? (await input.store.getBlob(hash)),
       usedSoFar: this.usedSoFar,
       valueHashes: this.valueHashes,
       deadline: input.context,
@@ -155,7 +157,7 @@ export class RunLoop {
 
   async execute(): Promise<RunResult> {
     const { store, identity, mode, context, params } = this.input;
-    store.beginRun({ id: this.ledger.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid });
+    await store.beginRun({ id: this.ledger.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid, jobId: this.input.jobId ?? null });
     let status: RunStatus;
     let error: string | undefined;
     let errorCode: RoteErrorCode | undefined;
@@ -167,7 +169,7 @@ export class RunLoop {
     } catch (thrown) {
       if (thrown instanceof StopDiverged) {
         status = 'diverged';
-        error = this.describeDivergence(thrown.divergence);
+        error = await this.describeDivergence(thrown.divergence);
         this.ledger.divergences.push(thrown.divergence);
       } else if (RoteError.isInstance(thrown) && thrown.code === 'aborted' && (context.signal?.aborted || context.stop?.aborted)) {
         // Stopped by its caller (an agent that aborts, a person's Ctrl+C, is a failure): nothing of it is learned, and the record says so.
@@ -188,7 +190,7 @@ export class RunLoop {
     const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: this.view.warnings });
     try {
       const images = await encodeRunImages({ steps: this.ledger.pictures, divergences: result.divergences, finalScreen: this.ledger.finalScreen });
-      commitRun({
+      await commitRun({
         images,
         store,
         identity,
@@ -205,7 +207,7 @@ export class RunLoop {
       });
     } catch (commitError) {
       // The trajectory could not be stored; the run record must still not stay 'running'.
-      markRunFailed({ store, result }, scrubError(commitError, params.secretValues()));
+      await markRunFailed({ store, result }, scrubError(commitError, params.secretValues()));
       throw commitError;
     }
     return result;
@@ -236,19 +238,19 @@ export class RunLoop {
   }
 
   /** What may come next: after the current place, and after a pending jump; never a step done in this run. */
-  private candidates(): TrajectoryNode[] {
-    const own = this.view.candidatesAfter(this.cursor.at).filter((node) => !this.cursor.wasDone(node.id));
+  private async candidates(): Promise<TrajectoryNode[]> {
+    const own = (await this.view.candidatesAfter(this.cursor.at)).filter((node) => !this.cursor.wasDone(node.id));
     const jump = this.cursor.pendingJump;
     if (!jump) return own;
     const seen = new Set(own.map((node) => node.id));
-    return [...own, ...this.view.candidatesAfter(jump).filter((node) => !seen.has(node.id) && !this.cursor.wasDone(node.id))];
+    return [...own, ...(await this.view.candidatesAfter(jump)).filter((node) => !seen.has(node.id) && !this.cursor.wasDone(node.id))];
   }
 
   /** Replays the next cached step, if one is safe. */
   private async replayNext(): Promise<ReplayOutcome> {
     const { context, limits } = this.input;
     const step = this.ledger.steps.length;
-    let candidates = this.candidates();
+    let candidates = await this.candidates();
     if (this.pendingProblem !== undefined) {
       // The step before may not have done its work (a tool's post-check failed, a dialog overlapped
       // it): nothing recorded after it may run blind. Only what an agent did after seeing the page in
@@ -446,7 +448,7 @@ export class RunLoop {
       const rejoin = this.cursor.rejoin;
       if (!rejoin) continue;
       rejoin.detour.push(node);
-      const followed = this.view.children(rejoin.after).find((cached) => !this.view.isNew(cached.id) && doesSameWork(cached, node));
+      const followed = (await this.view.children(rejoin.after)).find((cached) => !this.view.isNew(cached.id) && doesSameWork(cached, node));
       if (followed) rejoin.after = nodeRef(followed.id);
       const after = await findRejoin(this.env, this.view, rejoin.after, rejoin.detour, this.cursor.doneIds);
       if (after === undefined) continue;
@@ -521,7 +523,7 @@ export class RunLoop {
     if (this.detourAfterDialog) step.node.state.afterDialog = true;
     this.detourAfterDialog = false;
     // Runs that share a prefix share nodes: an equal stored step stands for this one.
-    const existing = this.view.children(parent).find((node) => sameStep(node, step.node));
+    const existing = (await this.view.children(parent)).find((node) => sameStep(node, step.node));
     const node = existing ?? step.node;
     if (!existing) this.view.add(step.node);
     if (action.type === 'wait') this.waits.waited(node, !existing);
@@ -630,9 +632,9 @@ export class RunLoop {
     if (this.ledger.steps.length >= this.input.limits.maxSteps) throw new RoteError('agent', `the step budget of ${this.input.limits.maxSteps} steps is spent`);
   }
 
-  private describeDivergence(divergence: Divergence): string {
+  private async describeDivergence(divergence: Divergence): Promise<string> {
     const { apiName } = this.input.context;
-    const node = this.candidates()[0];
+    const node = (await this.candidates())[0];
     const what = node ? ` (${this.intentOf(node) ?? describeAction(node.action)})` : '';
     return `${apiName}: step ${divergence.step + 1}${what} diverged: ${divergence.reason}`;
   }

@@ -71,6 +71,9 @@ const optionsSchema = z.object({
     .optional(),
 });
 
+/** A run's deadline when the caller gives none. */
+export const DEFAULT_RUN_TIMEOUT_MS = 300_000;
+
 export type ValidRunOptions = Required<Pick<RunOptions, 'task' | 'tags' | 'mode' | 'timeout' | 'checkTimeout' | 'maxAgentCalls' | 'maxSteps'>> &
   Pick<RunOptions, 'agent' | 'signal' | 'stop' | 'allowedOrigins'> & { params: unknown; schema: unknown };
 
@@ -92,7 +95,7 @@ export function validateRunOptions(input: unknown): ValidRunOptions {
     schema: options.schema,
     tags: options.tags ?? [],
     mode: options.mode ?? 'auto',
-    timeout: options.timeout ?? 300_000,
+    timeout: options.timeout ?? DEFAULT_RUN_TIMEOUT_MS,
     checkTimeout: options.checkTimeout ?? 3_000,
     maxAgentCalls: options.maxAgentCalls ?? 50,
     maxSteps: options.maxSteps ?? 200,

@@ -28,12 +28,12 @@ export class TrajectoryView {
     return ref.kind === 'root' ? undefined : this.byId.get(ref.id);
   }
 
-  children(ref: NodeRef): TrajectoryNode[] {
+  async children(ref: NodeRef): Promise<TrajectoryNode[]> {
     const parentId = parentIdOf(ref);
     const key = parentId ?? '';
     let stored = this.stored.get(key);
     if (!stored) {
-      stored = this.store.children(this.taskId, parentId).flatMap((row) => {
+      stored = (await this.store.children(this.taskId, parentId)).flatMap((row) => {
         const read = nodeFromRow(row);
         if ('node' in read) return [read.node];
         this.unreadable.set(row.id, read.problem);
@@ -49,12 +49,12 @@ export class TrajectoryView {
    * What may come after `ref`: its children, then the children of the place it re-joins (a
    * detour continuing on the cached path), without repeats.
    */
-  candidatesAfter(ref: NodeRef): TrajectoryNode[] {
-    const own = this.children(ref);
+  async candidatesAfter(ref: NodeRef): Promise<TrajectoryNode[]> {
+    const own = await this.children(ref);
     const resumeAt = refOfResumeAt(this.nodeAt(ref)?.resumeAtId ?? null);
     if (!resumeAt) return own;
     const seen = new Set(own.map((candidate) => candidate.id));
-    return [...own, ...this.children(resumeAt).filter((candidate) => !seen.has(candidate.id))];
+    return [...own, ...(await this.children(resumeAt)).filter((candidate) => !seen.has(candidate.id))];
   }
 
   /**

@@ -29,7 +29,7 @@ export async function exportRecording(store: Store, taskKey: string, folder: str
   checkStore(store, where);
   if (typeof taskKey !== 'string' || taskKey === '') throw new RoteError('invalid-argument', `${where}: expected a task key (rote tasks lists them), got ${JSON.stringify(taskKey) ?? String(taskKey)}`);
   checkFolder(folder, where, 'the path of the folder to write');
-  const { file, crops } = recordingFromStore(store, taskKey, where);
+  const { file, crops } = await recordingFromStore(store, taskKey, where);
   try {
     await writeRecordingFolder(folder, serializeRecording(file), crops, where);
   } catch (error) {
@@ -40,10 +40,10 @@ export async function exportRecording(store: Store, taskKey: string, folder: str
 }
 
 /** The task's tree as a validated recording (URLs relative to its origin) and the crops it points at. */
-export function recordingFromStore(store: Store, taskKey: string, where: string): { file: RecordingFile; crops: Map<string, Buffer> } {
-  const task = store.getTask(taskKey);
-  if (!task) throw new RoteError('invalid-argument', `${where}: the store at "${store.path}" has no task with this key (rote tasks lists them)`);
-  const rows = depthFirst(store.subtree(taskKey, null, Number.MAX_SAFE_INTEGER));
+export async function recordingFromStore(store: Store, taskKey: string, where: string): Promise<{ file: RecordingFile; crops: Map<string, Buffer> }> {
+  const task = await store.getTask(taskKey);
+  if (!task) throw new RoteError('invalid-argument', `${where}: the store at "${store.location}" has no task with this key (rote tasks lists them)`);
+  const rows = depthFirst(await store.subtree(taskKey, null, Number.MAX_SAFE_INTEGER));
   for (const row of rows) {
     // A damaged row is not written into a file a person will review and import elsewhere.
     const read = nodeFromRow(row);
@@ -52,8 +52,8 @@ export function recordingFromStore(store: Store, taskKey: string, where: string)
   const crops = new Map<string, Buffer>();
   for (const row of rows) {
     if (row.cropHash === null || crops.has(row.cropHash)) continue;
-    const bytes = store.getBlob(row.cropHash);
-    if (!bytes) throw new RoteError('store', `${where}: the store at "${store.path}" has no crop ${row.cropHash} (node ${row.id} points at it)`);
+    const bytes = await store.getBlob(row.cropHash);
+    if (!bytes) throw new RoteError('store', `${where}: the store at "${store.location}" has no crop ${row.cropHash} (node ${row.id} points at it)`);
     crops.set(row.cropHash, bytes);
   }
   const stored = {

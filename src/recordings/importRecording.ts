@@ -45,8 +45,9 @@ export async function importRecording(store: Store, folder: string, options: Imp
   const origin = target ?? recording.file.origin;
   const file = origin ? mapUrls(recording.file, (url) => onOrigin(url, origin)) : recording.file;
   const taskKey = taskKeyOf(file.task.template, file.task.tags, file.task.startUrl);
-  const ids = nodeIds(store, taskKey, file);
-  const added = file.nodes.filter((node) => store.getNode(ids(node.id)!) === undefined).length;
+  const ids = await nodeIds(store, taskKey, file);
+  let added = 0;
+  for (const node of file.nodes) if ((await store.getNode(ids(node.id)!)) === undefined) added++;
   const now = Date.now();
   const task: TaskRow = {
     id: taskKey,
@@ -76,7 +77,7 @@ export async function importRecording(store: Store, folder: string, options: Imp
     // Siblings are tried in creation order (until one succeeds): the file's order, kept just before now.
     createdAt: now - file.nodes.length + at,
   }));
-  store.importTrajectories([{ task, nodes, blobs: [...recording.crops].map(([hash, bytes]) => ({ hash, bytes })) }]);
+  await store.importTrajectories([{ task, nodes, blobs: [...recording.crops].map(([hash, bytes]) => ({ hash, bytes })) }]);
   return { taskKey, template: task.taskTemplate, tags: task.tags, startUrl: task.startUrl, nodes: nodes.length, added };
 }
 
@@ -99,10 +100,10 @@ function targetOrigin(options: unknown, where: string): string | undefined {
  * task (the same recording imported for another origin): then an id derived from the task key, the
  * same on every import, so importing again is still idempotent.
  */
-function nodeIds(store: Store, taskKey: string, file: RecordingFile): (id: string | null) => string | null {
+async function nodeIds(store: Store, taskKey: string, file: RecordingFile): Promise<(id: string | null) => string | null> {
   const ids = new Map<string, string>();
   for (const node of file.nodes) {
-    const stored = store.getNode(node.id);
+    const stored = await store.getNode(node.id);
     ids.set(node.id, stored && stored.taskId !== taskKey ? derivedId(taskKey, node.id) : node.id);
   }
   return (id) => (id === null || id === ROOT_ID ? id : (ids.get(id) ?? id));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../bench/apps/catalog/random.js';
 import { RoteError } from '../errors/roteError.js';
-import { Store } from '../store/store.js';
+import { openStore } from '../store/store.js';
 import { exportRecording } from './exportRecording.js';
 import { importRecording } from './importRecording.js';
 
@@ -60,9 +60,9 @@ let original: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rote-fuzz-'));
-  const store = Store.open(':memory:');
+  const store = await openStore(':memory:');
   const base = { taskId: KEY, intent: null, box: null, cropRect: null, cropHash: null, masks: null, state: null };
-  store.importTrajectories([
+  await store.importTrajectories([
     {
       task: { id: KEY, taskTemplate: 'Register {{name}}', tags: [], startUrl: `${ORIGIN}/intake`, paramNames: ['name'], paramSchema: null, createdAt: 1, updatedAt: 1 },
       nodes: [
@@ -75,7 +75,7 @@ beforeAll(async () => {
     },
   ]);
   await exportRecording(store, KEY, join(dir, 'folder'));
-  store.close();
+  await store.close();
   original = readFileSync(join(dir, 'folder', 'recording.json'), 'utf8');
 });
 
@@ -90,7 +90,7 @@ describe('a recording folder edited into nonsense', () => {
     for (let round = 0; round < 300; round++) {
       const edited = round % 10 === 9 ? original.slice(0, Math.floor(random() * original.length)) : JSON.stringify(mutate(file, random), null, 2);
       writeFileSync(join(dir, 'folder', 'recording.json'), edited);
-      const store = Store.open(':memory:');
+      const store = await openStore(':memory:');
       try {
         const outcome = await importRecording(store, join(dir, 'folder')).then(
           () => undefined,
@@ -109,10 +109,10 @@ describe('a recording folder edited into nonsense', () => {
         refused++;
         expect(RoteError.isInstance(outcome), `round ${round}: ${String(outcome)}\n${edited.slice(0, 400)}`).toBe(true);
         expect((outcome as RoteError).message, `round ${round}`).toMatch(/importRecording\(".*"\): .*(recording\.json|nodes|task|params|format|version|origin|evidence)/s);
-        expect(store.nodeCount(), `round ${round}: a refused import wrote nodes`).toBe(0);
-        expect(store.taskCount()).toBe(0);
+        expect(await store.nodeCount(), `round ${round}: a refused import wrote nodes`).toBe(0);
+        expect(await store.taskCount()).toBe(0);
       } finally {
-        store.close();
+        await store.close();
       }
     }
     // Most edits of this kind make no sense: the test saw refusals, not only edits that still held.

@@ -7,7 +7,7 @@ import { RoteError } from '../errors/roteError.js';
 import { BoundParams } from '../params/boundParams.js';
 import { taskIdentity } from '../params/taskKey.js';
 import type { NewNodeRow, NodeRow } from '../store/rows.js';
-import { Store } from '../store/store.js';
+import { openStore, type Store } from '../store/store.js';
 import { filesOf } from './folderFiles.js';
 import { exportRecording } from './exportRecording.js';
 import { importRecording } from './importRecording.js';
@@ -46,9 +46,9 @@ function trajectory(order: 'forward' | 'shuffled' = 'forward'): { nodes: NewNode
   };
 }
 
-function fillStore(store: Store, order: 'forward' | 'shuffled' = 'forward'): void {
+async function fillStore(store: Store, order: 'forward' | 'shuffled' = 'forward'): Promise<void> {
   const { key, template, tags, startUrl } = identity();
-  store.importTrajectories([
+  await store.importTrajectories([
     {
       task: { id: key, taskTemplate: template, tags, startUrl, paramNames: order === 'forward' ? ['name', 'dob'] : ['dob', 'name'], paramSchema: order === 'forward' ? { name: { type: 'string' }, dob: { type: 'date', optional: true, inferred: true } } : { dob: { inferred: true, optional: true, type: 'date' }, name: { type: 'string' } }, createdAt: 1, updatedAt: 1 },
       ...trajectory(order),
@@ -74,14 +74,14 @@ async function rejection(promise: Promise<unknown>): Promise<RoteError> {
 let dir: string;
 let store: Store;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rote-recordings-'));
-  store = Store.open(':memory:');
-  fillStore(store);
+  store = await openStore(':memory:');
+  await fillStore(store);
 });
 
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -118,14 +118,14 @@ describe('exportRecording', () => {
   });
 
   it('gives the same bytes for the same trajectory however it was stored, and rewrites nothing on re-export', async () => {
-    const other = Store.open(':memory:');
+    const other = await openStore(':memory:');
     try {
-      fillStore(other, 'shuffled');
+      await fillStore(other, 'shuffled');
       await exportRecording(store, KEY, join(dir, 'a'));
       await exportRecording(other, KEY, join(dir, 'b'));
       expect(filesOf(join(dir, 'b'))).toEqual(filesOf(join(dir, 'a')));
     } finally {
-      other.close();
+      await other.close();
     }
     const before = statSync(join(dir, 'a', 'recording.json')).mtimeMs;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -161,25 +161,25 @@ describe('exportRecording', () => {
 describe('importRecording', () => {
   it('round trip: an empty store gets the same trajectory under the same key, and exports the same bytes', async () => {
     await exportRecording(store, KEY, join(dir, 'a'));
-    const fresh = Store.open(':memory:');
+    const fresh = await openStore(':memory:');
     try {
       const imported = await importRecording(fresh, join(dir, 'a'));
       expect(imported).toEqual({ taskKey: KEY, template: TEMPLATE, tags: ['intake', 'smoke'], startUrl: `${ORIGIN}/intake?ref=abc`, nodes: 6, added: 6 });
-      const original = store.subtree(KEY, null, 100).map(contentOf);
-      expect(fresh.subtree(KEY, null, 100).map(contentOf)).toEqual(expect.arrayContaining(original));
-      expect(fresh.nodeCount()).toBe(6);
-      expect(fresh.getBlob(sha256(cropA))!.equals(cropA)).toBe(true);
+      const original = (await store.subtree(KEY, null, 100)).map(contentOf);
+      expect((await fresh.subtree(KEY, null, 100)).map(contentOf)).toEqual(expect.arrayContaining(original));
+      expect(await fresh.nodeCount()).toBe(6);
+      expect((await fresh.getBlob(sha256(cropA)))!.equals(cropA)).toBe(true);
       // Siblings keep their order: the recording's first step before the detour.
-      expect(fresh.children(KEY, null).map((row) => row.id)).toEqual(['n1', 'd1']);
+      expect((await fresh.children(KEY, null)).map((row) => row.id)).toEqual(['n1', 'd1']);
       await exportRecording(fresh, KEY, join(dir, 'b'));
       expect(filesOf(join(dir, 'b'))).toEqual(filesOf(join(dir, 'a')));
 
       // Idempotent: again, nothing is added and nothing fails.
       expect(await importRecording(fresh, join(dir, 'a'))).toMatchObject({ taskKey: KEY, nodes: 6, added: 0 });
-      expect(fresh.nodeCount()).toBe(6);
-      expect(fresh.taskCount()).toBe(1);
+      expect(await fresh.nodeCount()).toBe(6);
+      expect(await fresh.taskCount()).toBe(1);
     } finally {
-      fresh.close();
+      await fresh.close();
     }
   });
 
@@ -190,21 +190,21 @@ describe('importRecording', () => {
     expect(imported.taskKey).toBe(identity(staging).key);
     expect(imported.taskKey).not.toBe(KEY);
     expect(imported.startUrl).toBe(`${staging}/intake?ref=abc`);
-    const rows = store.subtree(imported.taskKey, null, 100);
+    const rows = await store.subtree(imported.taskKey, null, 100);
     const byAction = (type: string, url: string) => rows.find((row) => (row.action as { type: string; url?: string }).type === type && (row.action as { url?: string }).url === url);
     expect(byAction('goto', `${staging}/next?x=1#part`)).toBeDefined();
     expect(byAction('goto', 'https://other.test/help')).toBeDefined();
     expect(rows.filter((row) => row.url === `${staging}/intake?ref=abc`)).toHaveLength(4);
     expect(rows.find((row) => row.endsRun)!.state).toEqual({ endUrl: `${staging}/done?id=1` });
     // The same recording at two origins in one store: the second copy's node ids are derived, links kept.
-    expect(store.nodeCount()).toBe(12);
+    expect(await store.nodeCount()).toBe(12);
     expect(rows.map((row) => row.id)).not.toContain('n1');
     const detour = rows.find((row) => row.resumeAtId === 'root')!;
     expect(detour.parentId).toBeNull();
     const path = rows.filter((row) => row.parentId !== null);
     for (const row of path) expect(rows.map((candidate) => candidate.id)).toContain(row.parentId);
     expect(await importRecording(store, join(dir, 'a'), { baseURL: staging })).toMatchObject({ taskKey: imported.taskKey, added: 0 });
-    expect(store.nodeCount()).toBe(12);
+    expect(await store.nodeCount()).toBe(12);
     // Exported from there, it is the same recording on another origin.
     await exportRecording(store, imported.taskKey, join(dir, 'b'));
     const first = readFileSync(join(dir, 'a', 'recording.json'), 'utf8');
@@ -310,15 +310,15 @@ describe('readRecording', () => {
 
   it('writes nothing to the store when a recording is rejected', async () => {
     edit((file) => (file.nodes[4].state.endUrl = 42));
-    const fresh = Store.open(':memory:');
+    const fresh = await openStore(':memory:');
     try {
       const error = await rejection(importRecording(fresh, folder));
       expect(error.code).toBe('invalid-argument');
       expect(error.message).toContain('nodes[4].state.endUrl: Invalid input: expected string, received number, got 42');
-      expect(fresh.taskCount()).toBe(0);
-      expect(fresh.nodeCount()).toBe(0);
+      expect(await fresh.taskCount()).toBe(0);
+      expect(await fresh.nodeCount()).toBe(0);
     } finally {
-      fresh.close();
+      await fresh.close();
     }
   });
 });

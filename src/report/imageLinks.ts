@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.js';
 import { reportPaths } from './links.js';
+import type { ReportRun } from './reportModel.js';
 
 /**
  * The pictures a report's pages point at: each blob is read from the store once, named by its
@@ -8,25 +9,36 @@ import { reportPaths } from './links.js';
  */
 export class ImageLinks {
   private readonly files = new Map<string, { path: string; bytes: Buffer } | null>();
+  private readonly asked = new Set<string>();
 
-  constructor(private readonly store: Store) {}
+  private constructor() {}
+
+  /** Reads every picture the runs' pages show, before any page is made (pages are made synchronously). */
+  static async of(store: Store, runs: readonly ReportRun[]): Promise<ImageLinks> {
+    const links = new ImageLinks();
+    const hashes = runs.flatMap((run) => [run.screenshot, ...run.steps.flatMap((step) => [step.thumb, step.page]), ...run.divergences.flatMap((divergence) => [divergence.expected, divergence.actual, divergence.diff])]);
+    for (const hash of new Set(hashes)) {
+      if (!hash) continue;
+      const bytes = await store.getBlob(hash);
+      const extension = bytes ? imageExtension(bytes) : undefined;
+      links.files.set(hash, bytes && extension ? { path: reportPaths.image(hash, extension), bytes } : null);
+    }
+    return links;
+  }
 
   /** The picture's path relative to the report folder, or null when there is none. */
   path(hash: string | null): string | null {
     if (!hash) return null;
-    let file = this.files.get(hash);
-    if (file === undefined) {
-      const bytes = this.store.getBlob(hash);
-      const extension = bytes ? imageExtension(bytes) : undefined;
-      file = bytes && extension ? { path: reportPaths.image(hash, extension), bytes } : null;
-      this.files.set(hash, file);
-    }
-    return file?.path ?? null;
+    this.asked.add(hash);
+    return this.files.get(hash)?.path ?? null;
   }
 
   /** Every picture a page asked for, to write. */
   written(): { path: string; bytes: Buffer }[] {
-    return [...this.files.values()].filter((file): file is { path: string; bytes: Buffer } => file !== null);
+    return [...this.asked].flatMap((hash) => {
+      const file = this.files.get(hash);
+      return file ? [file] : [];
+    });
   }
 }
 

@@ -91,17 +91,16 @@ const SLOTS_PER_SCHEDULE = 500;
 const NODES_PER_TASK = 5000;
 
 /** Reads what a report shows from the store. Never writes. */
-export function loadReport(store: Store, filter: ReportFilter, now = Date.now()): ReportModel {
-  const schedules = store.schedules
-    .list()
-    .filter((row) => filter.scheduleName === undefined || row.name === filter.scheduleName)
-    .map((row): ReportSchedule => ({
+export async function loadReport(store: Store, filter: ReportFilter, now = Date.now()): Promise<ReportModel> {
+  const schedules: ReportSchedule[] = [];
+  for (const row of (await store.schedules.list()).filter((row) => filter.scheduleName === undefined || row.name === filter.scheduleName)) {
+    schedules.push({
       name: row.name,
       cron: row.cron,
       timezone: row.timezone,
       enabled: row.enabled,
       task: taskOfJob(row.job),
-      slots: store.schedules.slots(row.id, SLOTS_PER_SCHEDULE).map((slot) => ({
+      slots: (await store.schedules.slots(row.id, SLOTS_PER_SCHEDULE)).map((slot) => ({
         id: slot.id,
         slotAt: slot.slotAt,
         status: slot.status,
@@ -111,24 +110,26 @@ export function loadReport(store: Store, filter: ReportFilter, now = Date.now())
         endedAt: slot.endedAt,
         runIds: runIdsOfSummary(slot.summary),
       })),
-    }));
+    });
+  }
   const schedulesOfRun = new Map<string, string[]>();
   for (const schedule of schedules) for (const slot of schedule.slots) for (const id of slot.runIds) schedulesOfRun.set(id, [...new Set([...(schedulesOfRun.get(id) ?? []), schedule.name])]);
 
   const scheduleRunIds = filter.scheduleName !== undefined ? [...schedulesOfRun.keys()] : undefined;
   const ids = intersectIds(filter.runIds, scheduleRunIds);
-  const rows = ids && ids.length === 0 ? [] : store.findRuns({ ...(ids ? { ids } : {}), ...(filter.since !== undefined ? { since: filter.since } : {}), ...(filter.taskIds ? { taskIds: filter.taskIds } : {}) });
-  const stepsByRun = groupBy(store.stepsOfRuns(rows.map((run) => run.id)), (step) => step.runId);
+  const rows = ids && ids.length === 0 ? [] : await store.findRuns({ ...(ids ? { ids } : {}), ...(filter.since !== undefined ? { since: filter.since } : {}), ...(filter.taskIds ? { taskIds: filter.taskIds } : {}) });
+  const stepsByRun = groupBy(await store.stepsOfRuns(rows.map((run) => run.id)), (step) => step.runId);
 
   const taskIds = [...new Set(rows.flatMap((run) => (run.taskId ? [run.taskId] : [])))];
   const nodesById = new Map<string, NodeRow>();
-  const tasks = taskIds.flatMap((id): ReportTask[] => {
-    const task = store.getTask(id);
-    if (!task) return [];
-    const nodes = store.subtree(id, null, NODES_PER_TASK);
+  const tasks: ReportTask[] = [];
+  for (const id of taskIds) {
+    const task = await store.getTask(id);
+    if (!task) continue;
+    const nodes = await store.subtree(id, null, NODES_PER_TASK);
     for (const node of nodes) nodesById.set(node.id, node);
-    return [{ id, template: task.taskTemplate, tags: task.tags, startUrl: task.startUrl, paramNames: task.paramNames, roots: treeOf(nodes), nodeCount: nodes.length }];
-  });
+    tasks.push({ id, template: task.taskTemplate, tags: task.tags, startUrl: task.startUrl, paramNames: task.paramNames, roots: treeOf(nodes), nodeCount: nodes.length });
+  }
 
   const runs = rows.map((run) => reportRun(run, stepsByRun.get(run.id) ?? [], nodesById, schedulesOfRun.get(run.id) ?? []));
   // A report shows the schedules it was asked for, or those that made one of its runs: a batch's report is not a store's inventory.

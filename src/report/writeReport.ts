@@ -20,8 +20,8 @@ export type WrittenReport = { dir: string; index: string; runs: number; files: n
  * from the network. Written beside the folder and moved into place, so a reader (or the daemon's
  * next refresh) never sees half a report.
  */
-export function writeReport(store: Store, filter: ReportFilter, dir: string): WrittenReport {
-  const model = loadReport(store, filter);
+export async function writeReport(store: Store, filter: ReportFilter, dir: string): Promise<WrittenReport> {
+  const model = await loadReport(store, filter);
   return writeModel(store, model, dir);
 }
 
@@ -42,13 +42,13 @@ function removeStaleStaging(target: string): void {
   }
 }
 
-export function writeModel(store: Store, model: ReportModel, dir: string): WrittenReport {
+export async function writeModel(store: Store, model: ReportModel, dir: string): Promise<WrittenReport> {
   const target = resolve(dir);
   checkReportFolder(target, 'rote report');
   removeStaleStaging(target);
   const staging = `${target}${STAGING}${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
-  const images = new ImageLinks(store);
+  const images = await ImageLinks.of(store, model.runs);
   const totals = totalsOf(model.runs);
   const files: { path: string; content: string | Buffer }[] = [];
   const scope = model.scope;

@@ -47,6 +47,8 @@ export type BatchOptions = {
   stop?: AbortSignal;
   onRowStart?: (row: RunRow) => void;
   onRowEnd?: (outcome: RowOutcome) => void;
+  /** The queue job the rows are (a worker's): kept on each run's record (Rote.runJob). */
+  jobId?: string;
 };
 
 /**
@@ -84,7 +86,7 @@ async function runRow(options: BatchOptions, row: RunRow, attempt: number): Prom
     context = await answered(browser.newContext({ viewport: BATCH_VIEWPORT }), SETUP_MS, 'opening a browser context');
     const page = await answered(context.newPage(), SETUP_MS, 'opening a page');
     await page.goto(options.url, { waitUntil: 'domcontentloaded' });
-    const result = await options.rote.run(page, {
+    const runOptions = {
       task: options.task,
       params: row.params,
       tags: [...options.tags],
@@ -92,7 +94,8 @@ async function runRow(options: BatchOptions, row: RunRow, attempt: number): Prom
       ...(options.agent ? { agent: options.agent(page) } : {}),
       ...(options.timeout ? { timeout: options.timeout } : {}),
       ...(options.stop ? { stop: options.stop } : {}),
-    });
+    };
+    const result = options.jobId === undefined ? await options.rote.run(page, runOptions) : await options.rote.runJob(page, runOptions, options.jobId);
     return outcomeOf(row.index, attempt, result);
   } catch (error) {
     // Before the run began (the browser gone, the page unreachable) or an argument the run refused.

@@ -25,7 +25,7 @@ async function storeWithOverdueSchedule(ago: number) {
   const rote = await Rote.open({ store: ':memory:' });
   opened.push(rote);
   const added = Date.now() - ago;
-  rote.store.schedules.add({ id: 's1', name: 'every-second', cron: '* * * * * *', timezone: 'UTC', job: { task: 'no such task', url: 'http://127.0.0.1:9/x' }, onFailure: null, enabled: true, createdAt: added, updatedAt: added });
+  await rote.store.schedules.add({ id: 's1', name: 'every-second', cron: '* * * * * *', timezone: 'UTC', job: { task: 'no such task', url: 'http://127.0.0.1:9/x' }, onFailure: null, enabled: true, createdAt: added, updatedAt: added });
   return rote;
 }
 
@@ -44,7 +44,7 @@ describe('Daemon: slots owed while no daemon ran', () => {
   it('latest: runs the last missed slot once and records the others as one missed stretch', async () => {
     const rote = await storeWithOverdueSchedule(5_500);
     const ended = await runUntil(rote, 'latest', 1);
-    const slots = rote.store.schedules.slots('s1', 100);
+    const slots = await rote.store.schedules.slots('s1', 100);
     const missed = slots.filter((slot) => slot.status === 'missed');
     expect(missed).toHaveLength(1);
     expect(missed[0]!.reason).toMatch(/^[45] slots from \S+ to \S+ fell while no daemon ran \(catch-up latest\)$/);
@@ -59,23 +59,23 @@ describe('Daemon: slots owed while no daemon ran', () => {
   it('none: runs none of them; all: runs each in turn', async () => {
     const none = await storeWithOverdueSchedule(3_500);
     await runUntil(none, 'none', 0);
-    const noneSlots = none.store.schedules.slots('s1', 100);
+    const noneSlots = await none.store.schedules.slots('s1', 100);
     expect(noneSlots.filter((slot) => slot.status === 'missed')).toHaveLength(1);
     expect(noneSlots.filter((slot) => slot.status === 'failed' && slot.slotAt < Date.now() - 1_500)).toHaveLength(0);
 
     const all = await storeWithOverdueSchedule(3_500);
     await runUntil(all, 'all', 3);
-    const allSlots = all.store.schedules.slots('s1', 100);
+    const allSlots = await all.store.schedules.slots('s1', 100);
     expect(allSlots.filter((slot) => slot.status === 'missed')).toHaveLength(0);
     expect(allSlots.filter((slot) => slot.status === 'failed').length).toBeGreaterThanOrEqual(3);
   });
 
   it('a paused schedule owes nothing for its pause', async () => {
     const rote = await storeWithOverdueSchedule(3_000);
-    rote.store.schedules.setEnabled('every-second', false);
-    rote.store.schedules.setEnabled('every-second', true);
+    await rote.store.schedules.setEnabled('every-second', false);
+    await rote.store.schedules.setEnabled('every-second', true);
     await runUntil(rote, 'all', 0);
-    expect(rote.store.schedules.slots('s1', 100).filter((slot) => slot.status === 'missed')).toHaveLength(0);
+    expect((await rote.store.schedules.slots('s1', 100)).filter((slot) => slot.status === 'missed')).toHaveLength(0);
   });
 });
 

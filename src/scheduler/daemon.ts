@@ -67,7 +67,7 @@ export class Daemon {
     const tickMs = this.options.tickMs ?? TICK_MS;
     while (!this.stopping.signal.aborted) {
       try {
-        this.tick(Date.now());
+        await this.tick(Date.now());
       } catch (error) {
         this.options.log(`could not read the schedules: ${firstLineOf(messageOf(error))}`);
       }
@@ -76,36 +76,36 @@ export class Daemon {
     await Promise.all([...this.states.values()].map((state) => state.running));
   }
 
-  private tick(now: number): void {
-    for (const row of this.options.rote.store.schedules.list()) {
+  private async tick(now: number): Promise<void> {
+    for (const row of await this.options.rote.store.schedules.list()) {
       // One schedule's trouble (a stored row that no longer reads) never holds up the others.
       try {
-        this.tickSchedule(row, now);
+        await this.tickSchedule(row, now);
       } catch (error) {
         this.options.log(`${row.name}: ${firstLineOf(messageOf(error))}`);
       }
     }
   }
 
-  private tickSchedule(row: ScheduleRow, now: number): void {
+  private async tickSchedule(row: ScheduleRow, now: number): Promise<void> {
     const schedule = this.read(row);
     if (!schedule) return;
-    const state = this.stateOf(row);
+    const state = await this.stateOf(row);
     if (!schedule.enabled) {
       // Paused: no slot is due, and none is owed when it resumes; slots waiting their turn are recorded skipped.
-      for (const slot of state.queue.splice(0)) this.pass(row, slot, 'skipped', 'the schedule was paused');
+      for (const slot of state.queue.splice(0)) await this.pass(row, slot, 'skipped', 'the schedule was paused');
       state.handledUntil = now;
       return;
     }
-    if (state.handledUntil < this.startedAt - 1) this.catchUp(schedule, row, state);
+    if (state.handledUntil < this.startedAt - 1) await this.catchUp(schedule, row, state);
     const due = slotsBetween(schedule.cron, schedule.timezone, state.handledUntil, now, MAX_DUE);
     if (due.length > 0) state.handledUntil = due.at(-1)!;
     const busy = state.running !== undefined || state.queue.length > 0;
     for (const [index, slot] of due.entries()) {
       const latest = index === due.length - 1;
-      if (busy) this.pass(row, slot, 'skipped', state.running ? 'the slot before it was still running' : 'the slots being caught up were still running');
+      if (busy) await this.pass(row, slot, 'skipped', state.running ? 'the slot before it was still running' : 'the slots being caught up were still running');
       // Several at once (the daemon was late, the clock jumped): the latest runs, the others are recorded.
-      else if (!latest) this.pass(row, slot, 'skipped', 'a later slot was due at the same time');
+      else if (!latest) await this.pass(row, slot, 'skipped', 'a later slot was due at the same time');
       else state.queue.push(slot);
     }
     this.startNext(schedule, row, state);
@@ -116,7 +116,7 @@ export class Daemon {
    * run by the policy (the latest once, each in turn, or none), the others recorded as one missed
    * stretch at its last slot. Found without walking every slot of a long outage.
    */
-  private catchUp(schedule: Schedule, row: ScheduleRow, state: ScheduleState): void {
+  private async catchUp(schedule: Schedule, row: ScheduleRow, state: ScheduleState): Promise<void> {
     const { cron, timezone } = schedule;
     const until = this.startedAt - 1;
     const last = lastSlotBefore(cron, timezone, this.startedAt);
@@ -146,13 +146,13 @@ export class Daemon {
       const firstPassed = slotsBetween(cron, timezone, stretch.after, stretch.to, 1)[0]!;
       const lastPassed = lastSlotBefore(cron, timezone, stretch.to + 1)!;
       const howMany = counted.capped ? `more than ${MAX_COUNTED.toLocaleString('en')} slots` : `${counted.count} slot${counted.count === 1 ? '' : 's'}`;
-      this.pass(row, lastPassed, 'missed', `${howMany} from ${iso(firstPassed)} to ${iso(lastPassed)} fell while no daemon ran (catch-up ${policy})`);
+      await this.pass(row, lastPassed, 'missed', `${howMany} from ${iso(firstPassed)} to ${iso(lastPassed)} fell while no daemon ran (catch-up ${policy})`);
     }
     state.queue.push(...run);
   }
 
-  private pass(row: ScheduleRow, slotAt: number, status: 'skipped' | 'missed', reason: string): void {
-    this.options.rote.store.schedules.passSlot({ id: randomUUID(), scheduleId: row.id, slotAt, status, reason });
+  private async pass(row: ScheduleRow, slotAt: number, status: 'skipped' | 'missed', reason: string): Promise<void> {
+    await this.options.rote.store.schedules.passSlot({ id: randomUUID(), scheduleId: row.id, slotAt, status, reason });
     this.options.log(status === 'missed' ? `${row.name}: ${reason}` : `${row.name}: slot ${iso(slotAt)} skipped: ${reason}`);
   }
 
@@ -186,10 +186,10 @@ export class Daemon {
     return undefined;
   }
 
-  private stateOf(row: ScheduleRow): ScheduleState {
+  private async stateOf(row: ScheduleRow): Promise<ScheduleState> {
     let state = this.states.get(row.id);
     if (!state) {
-      const last = this.options.rote.store.schedules.lastSlotAt(row.id);
+      const last = await this.options.rote.store.schedules.lastSlotAt(row.id);
       // Slots owed: after the last one recorded, and never from before the schedule was added or resumed.
       state = { handledUntil: Math.max(last ?? Number.NEGATIVE_INFINITY, row.updatedAt), queue: [], running: undefined };
       this.states.set(row.id, state);

@@ -38,11 +38,11 @@ export async function prepareJob(spec: JobSpec, store: Store, env: NodeJS.Proces
 async function resolveTask(spec: JobSpec, store: Store, where: string): Promise<{ task: TaskRow; fromFolder: boolean }> {
   if (isRecordingFolder(spec.task)) {
     const imported = await importRecording(store, spec.task, spec.url ? { baseURL: spec.url } : {});
-    const task = store.getTask(imported.taskKey);
+    const task = await store.getTask(imported.taskKey);
     if (!task) throw new RoteError('internal', `${where}: the recording in "${spec.task}" was imported but its task ${imported.taskKey} is not in the store`);
     return { task, fromFolder: true };
   }
-  const summary = findTask(store.listTasks(), spec.task, where);
+  const summary = findTask(await store.listTasks(), spec.task, where);
   return { task: summary, fromFolder: false };
 }
 

@@ -8,14 +8,22 @@ import { failureNotice } from './failureNotice.js';
 import type { BrowserSupply } from './browserSupply.js';
 import { describeTotals, firstProblem, summarizeJob, type JobSummary } from './jobSummary.js';
 import { notifyFailure } from './notify.js';
-import { prepareJob } from './prepareJob.js';
-import { runJob } from './runJob.js';
+import { prepareJob, type PreparedJob } from './prepareJob.js';
+import { runJob, type JobResult } from './runJob.js';
 import type { Schedule } from './scheduleSpec.js';
 
 /** What became of one slot that ran: the daemon's log line, tests and the demo read it. */
 export type SlotEnded = { schedule: string; slotAt: number; status: Extract<SlotStatus, 'succeeded' | 'failed' | 'interrupted'>; reason?: string; summary?: JobSummary; notified?: string };
 
-export type SlotDeps = { rote: Rote; env: NodeJS.ProcessEnv; browsers: BrowserSupply; log: (line: string) => void; stop?: AbortSignal };
+export type SlotDeps = {
+  rote: Rote;
+  env: NodeJS.ProcessEnv;
+  browsers: BrowserSupply;
+  log: (line: string) => void;
+  stop?: AbortSignal;
+  /** Runs the slot's rows; default in this process (runJob). A PostgreSQL worker queues one job per row instead. */
+  runRows?: (job: PreparedJob, stop: AbortSignal | undefined) => Promise<JobResult>;
+};
 
 /**
  * Runs one slot of a schedule: recorded before anything runs (a slot another daemon took is not
@@ -26,12 +34,12 @@ export type SlotDeps = { rote: Rote; env: NodeJS.ProcessEnv; browsers: BrowserSu
 export async function runSlot(deps: SlotDeps, schedule: Schedule, row: ScheduleRow, slotAt: number, trigger: SlotTrigger = 'cron'): Promise<SlotEnded | undefined> {
   const { rote, env, log } = deps;
   const slotId = randomUUID();
-  if (!rote.store.schedules.beginSlot({ id: slotId, scheduleId: row.id, slotAt, pid: process.pid, startedAt: Date.now(), trigger })) return undefined;
+  if (!(await rote.store.schedules.beginSlot({ id: slotId, scheduleId: row.id, slotAt, pid: process.pid, startedAt: Date.now(), trigger }))) return undefined;
   log(`${row.name}: slot ${iso(slotAt)} started`);
   let ended: SlotEnded;
   try {
     const job = await prepareJob(schedule.job, rote.store, env, `schedule "${row.name}"`);
-    const result = await runJob(job, rote, deps.browsers, deps.stop ? { stop: deps.stop } : {});
+    const result = deps.runRows ? await deps.runRows(job, deps.stop) : await runJob(job, rote, deps.browsers, deps.stop ? { stop: deps.stop } : {});
     const summary = summarizeJob(job, result);
     const problem = firstProblem(summary);
     const status = result.stopped ? 'interrupted' : problem ? 'failed' : 'succeeded';
@@ -42,7 +50,7 @@ export async function runSlot(deps: SlotDeps, schedule: Schedule, row: ScheduleR
     // The job could not start (a task gone, a rows file that no longer fits, a secret unset).
     ended = { schedule: row.name, slotAt, status: 'failed', reason: firstLineOf(messageOf(error)) };
   }
-  rote.store.schedules.finishSlot(slotId, { status: ended.status, ...(ended.reason ? { reason: ended.reason } : {}), summary: ended.summary ?? null });
+  await rote.store.schedules.finishSlot(slotId, { status: ended.status, ...(ended.reason ? { reason: ended.reason } : {}), summary: ended.summary ?? null });
   if (ended.status === 'failed' && schedule.onFailure) {
     // The command gets the daemon's environment without the secrets the job reads, nor the model's key.
     const withheld = new Set([...Object.values(schedule.job.secrets), 'OPENAI_API_KEY']);
@@ -53,7 +61,7 @@ export async function runSlot(deps: SlotDeps, schedule: Schedule, row: ScheduleR
   if (schedule.job.report) {
     // The schedule's report is kept up to date after every slot; a report that cannot be written never fails the slot.
     try {
-      writeReport(rote.store, { scheduleName: row.name }, schedule.job.report);
+      await writeReport(rote.store, { scheduleName: row.name }, schedule.job.report);
     } catch (error) {
       log(`${row.name}: the report at ${schedule.job.report} could not be written: ${firstLineOf(messageOf(error))}`);
     }

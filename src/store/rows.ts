@@ -40,6 +40,10 @@ export interface BeginRunInput {
   mode: string;
   startedAt: number;
   pid: number;
+  /** The machine the process runs on (os.hostname()): a pid means nothing on another host. */
+  host?: string;
+  /** The queue job this run does (a worker's run), so a retry of the job can close the run out. */
+  jobId?: string | null;
 }
 
 export interface NewBlob {
@@ -103,4 +107,35 @@ export interface CommitRunInput {
   nodeLinks?: NodeLink[];
   run: RunResult;
   steps?: NewRunStepRow[];
+  /**
+   * Whether a stored node stands for a new one (the engine's rule for an equal step). With it, new
+   * nodes that another run stored meanwhile under the same parent are folded into the stored ones
+   * instead of being stored twice (branchMerge.ts).
+   */
+  sameStep?: (stored: NodeRow, fresh: NodeRow) => boolean;
+}
+
+/** Fills what the schema would default, since a prepared insert binds every column explicitly. */
+export function withNodeDefaults(node: NewNodeRow): NodeRow {
+  return {
+    parentId: null,
+    resumeAtId: null,
+    intent: null,
+    fingerprint: null,
+    box: null,
+    cropHash: null,
+    cropRect: null,
+    masks: null,
+    state: null,
+    lastUsedAt: null,
+    lastSuccessAt: null,
+    ...stripUndefined(node),
+    endsRun: node.endsRun ?? false,
+    hits: node.hits ?? 0,
+    misses: node.misses ?? 0,
+  };
+}
+
+export function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

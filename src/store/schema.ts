@@ -114,10 +114,14 @@ export const runs = sqliteTable(
     agentSteps: integer('agent_steps').notNull().default(0),
     error: text('error'),
     pid: integer('pid').notNull(),
+    /** The machine of `pid` (os.hostname()); null for runs stored before hosts were kept. */
+    host: text('host'),
+    /** The queue job behind a worker's run (pg-boss job id); null for runs started in process. */
+    jobId: text('job_id'),
     /** A failed run's last screen (a blob: WebP, secrets painted over), for the report. */
     screenshotHash: text('screenshot_hash'),
   },
-  (t) => [index('runs_status_idx').on(t.status)],
+  (t) => [index('runs_status_idx').on(t.status), index('runs_job_idx').on(t.jobId)],
 );
 
 export const runSteps = sqliteTable(
@@ -193,8 +197,9 @@ export const scheduleSlots = sqliteTable(
     reason: text('reason'),
     startedAt: integer('started_at'),
     endedAt: integer('ended_at'),
-    /** The daemon process that ran it. */
+    /** The daemon or worker process that ran it, and its machine (os.hostname()). */
     pid: integer('pid'),
+    host: text('host'),
     /** The job's summary (rows, statuses, run ids); never a parameter value. */
     summary: json<unknown>('summary'),
   },

@@ -28,6 +28,8 @@ function rawPlaceholdersFor<const K extends string>(keys: readonly K[]): Record<
 }
 
 const nodeColumns = getTableColumns(nodes);
+/** A dialect's node columns: each maps its driver's value for that column (PostgreSQL's bigint arrives as text). */
+export type NodeColumns = Record<keyof NodeRow, { name: string; mapFromDriverValue(value: unknown): unknown }>;
 export const nodeKeys = Object.keys(nodeColumns) as (keyof NodeRow)[];
 const stepKeys = (Object.keys(getTableColumns(runSteps)) as (keyof typeof runSteps.$inferSelect)[]).filter(
   (key) => key !== 'id',
@@ -165,7 +167,7 @@ export function prepareStatements(db: RoteDatabase) {
 
     insertRun: db
       .insert(runs)
-      .values({ ...placeholdersFor(['id', 'taskId', 'task', 'mode', 'startedAt', 'pid']), status: 'running' })
+      .values({ ...placeholdersFor(['id', 'taskId', 'task', 'mode', 'startedAt', 'pid', 'host', 'jobId']), status: 'running' })
       .prepare(),
     finishRun: db
       .update(runs)
@@ -189,7 +191,7 @@ export function prepareStatements(db: RoteDatabase) {
       .where(eq(runs.id, p('id')))
       .prepare(),
     runningRuns: db
-      .select({ id: runs.id, pid: runs.pid })
+      .select({ id: runs.id, pid: runs.pid, host: runs.host })
       .from(runs)
       .where(eq(runs.status, 'running'))
       .prepare(),
@@ -198,6 +200,11 @@ export function prepareStatements(db: RoteDatabase) {
       .set({ status: 'interrupted', endedAt: v('endedAt'), error: v('error') })
       // Re-checked so a run that finished meanwhile is left alone.
       .where(and(eq(runs.id, p('id')), eq(runs.status, 'running')))
+      .prepare(),
+    interruptRunsOfJob: db
+      .update(runs)
+      .set({ status: 'interrupted', endedAt: v('endedAt'), error: v('error') })
+      .where(and(eq(runs.jobId, p('jobId')), eq(runs.status, 'running')))
       .prepare(),
     listRuns: db
       .select()
@@ -221,10 +228,10 @@ export type Statements = ReturnType<typeof prepareStatements>;
  * Maps a raw `SELECT * FROM nodes` row (snake_case, driver values) to a NodeRow, as drizzle would,
  * except that a JSON column that does not parse becomes an UnreadableColumn instead of a throw.
  */
-export function nodeFromDriver(raw: Record<string, unknown>): NodeRow {
+export function nodeFromDriver(raw: Record<string, unknown>, columns: NodeColumns = nodeColumns): NodeRow {
   const row: Record<string, unknown> = {};
   for (const key of nodeKeys) {
-    const column = nodeColumns[key];
+    const column = columns[key];
     const value = raw[column.name];
     try {
       row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);

@@ -1,12 +1,14 @@
+/**
+ * The store conformance suite: every behaviour of the Store interface, on both dialects (SQLite
+ * and a real PostgreSQL server this file starts). What only one dialect has (SQLite's pragmas and
+ * file checks, PostgreSQL's URL errors) is tested beside its own implementation.
+ */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
-import { openDatabase } from './open.js';
-import { UnreadableColumn, type NewNodeRow, type RunResult, type TaskRow } from './rows.js';
-import { Store } from './store.js';
+import { UnreadableColumn, type NewNodeRow, type NodeRow, type RunResult, type TaskRow } from './rows.js';
+import { openStore, type Store } from './store.js';
+import { DIALECTS, storeHarness, type StoreHarness } from './storeHarness.js';
 
 const DEAD_PID = 2 ** 31 - 2; // above any Linux/macOS pid_max, so never a live process
 
@@ -49,339 +51,384 @@ const finished = (id: string, over: Partial<RunResult> = {}): RunResult => ({
 });
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** The engine's rule, reduced for these rows: same action and URL. */
+const sameAction = (stored: NodeRow, fresh: NodeRow) => JSON.stringify(stored.action) === JSON.stringify(fresh.action) && stored.url === fresh.url;
 
-let store: Store;
-let runCounter = 0;
+describe.each(DIALECTS)('Store on %s', (dialect) => {
+  let harness: StoreHarness;
+  let location: string;
+  let store: Store;
+  let runCounter = 0;
 
-/** Begins a run and returns its id. */
-function begin(pid = process.pid): string {
-  const id = `run-${++runCounter}`;
-  store.beginRun({ id, taskId: 'task-1', task: 'search for {{query}}', mode: 'auto', startedAt: 1000 + runCounter, pid });
-  return id;
-}
+  /** Begins a run and returns its id. */
+  async function begin(pid = process.pid, on: Store = store, jobId: string | null = null): Promise<string> {
+    const id = `run-${++runCounter}`;
+    await on.beginRun({ id, taskId: 'task-1', task: 'search for {{query}}', mode: 'auto', startedAt: 1000 + runCounter, pid, jobId });
+    return id;
+  }
 
-beforeEach(() => {
-  store = Store.open(':memory:');
-});
-afterEach(() => {
-  store.close();
-});
-
-describe('open', () => {
-  it('applies the migrations', () => {
-    const tables = store.db.$client
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-      .all()
-      .map((row) => (row as { name: string }).name);
-    expect(tables).toEqual(expect.arrayContaining(['blobs', 'nodes', 'run_steps', 'runs', 'tasks']));
-    expect(store.db.$client.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(store.db.$client.pragma('busy_timeout', { simple: true })).toBe(5000);
-    expect(store.taskCount()).toBe(0);
+  beforeAll(async () => {
+    harness = await storeHarness(dialect);
+  }, 60_000);
+  afterAll(async () => harness?.dispose());
+  beforeEach(async () => {
+    location = await harness.fresh();
+    store = await openStore(location);
   });
+  afterEach(async () => store.close());
 
-  describe('on disk', () => {
-    let dir: string;
-    beforeEach(() => {
-      dir = mkdtempSync(join(tmpdir(), 'rote-store-'));
-    });
-    afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-    it('creates parent directories, uses WAL and keeps data across opens', () => {
-      const path = join(dir, 'nested', '.rote', 'rote.db');
-      const first = Store.open(path);
-      expect(first.db.$client.pragma('journal_mode', { simple: true })).toBe('wal');
-      first.commitRun({ task: task(), run: beginAndFinish(first) });
-      first.close();
-
-      const second = Store.open(path); // migrations already applied: must be a no-op
-      expect(second.getTask('task-1')?.taskTemplate).toBe('search for {{query}}');
-      second.close();
-    });
-
-    it('rejects a directory', () => {
-      expect(() => openDatabase(dir)).toThrowError(
-        new RegExp(`cannot open store at "${dir}": it is a directory \\(expected a writable file path or ":memory:"\\)`),
-      );
-    });
-
-    it('rejects a path under a regular file', () => {
-      const file = join(dir, 'file.txt');
-      writeFileSync(file, 'x');
-      const path = join(file, 'rote.db');
-      const error = captureError(() => openDatabase(path));
-      expect(RoteError.isInstance(error) && error.code).toBe('store');
-      expect((error as Error).message).toMatch(
-        new RegExp(`^rote: cannot open store at "${path}": .*(ENOTDIR|EEXIST).*expected a writable file path`),
-      );
-      expect((error as Error).cause).toBeInstanceOf(Error);
-    });
-
-    it.skipIf(process.getuid?.() === 0)('rejects a read-only parent directory', () => {
-      const readOnly = join(dir, 'ro');
-      mkdirSync(readOnly, { mode: 0o500 });
-      expect(() => openDatabase(join(readOnly, 'rote.db'))).toThrowError(/cannot open store at ".*": .*EACCES/);
-    });
-
-    it('rejects a file that is not a database', () => {
-      const path = join(dir, 'not-a-db');
-      writeFileSync(path, 'this is not sqlite, just some text long enough to have a header');
-      expect(() => openDatabase(path)).toThrowError(/cannot open store at ".*not-a-db": file is not a database/);
-    });
-  });
-});
-
-describe('commitRun', () => {
-  it('writes task, nodes, blobs, stats, links, run and steps', () => {
-    const crop = Buffer.from('png bytes');
-    const runId = begin();
-    const first = node({ intent: 'open search', cropHash: sha256(crop), box: { x: 1, y: 2, w: 3, h: 4 } });
-    const second = node({ parentId: first.id, endsRun: true });
-    store.commitRun({
-      task: task(),
-      newNodes: [first, second],
-      blobs: [{ hash: sha256(crop), bytes: crop }],
-      run: finished(runId),
-      steps: [
-        { runId, idx: 0, nodeId: first.id, kind: 'agent', action: first.action, intent: 'open search', outcome: 'ok', reason: null, durationMs: 5, checkMs: 1 },
-        { runId, idx: 1, nodeId: second.id, kind: 'agent', action: second.action, intent: null, outcome: 'ok', reason: null, durationMs: 6, checkMs: 2 },
-      ],
-    });
-
-    expect(store.taskCount()).toBe(1);
-    expect(store.getTask('task-1')).toEqual(task());
-    expect(store.getNode(first.id)).toMatchObject({
-      parentId: null,
-      box: { x: 1, y: 2, w: 3, h: 4 },
-      fingerprint: null,
-      endsRun: false,
-      hits: 0,
-      misses: 0,
-    });
-    expect(store.getNode(second.id)).toMatchObject({ parentId: first.id, endsRun: true });
-    expect(store.getBlob(sha256(crop))).toEqual(crop);
-    expect(store.listRuns(10)[0]).toMatchObject({ id: runId, status: 'agent', agentSteps: 2, endedAt: 2000, modelCalls: 3, inputTokens: 1200, outputTokens: 80 });
-    expect(store.runSteps(runId).map((s) => [s.idx, s.nodeId])).toEqual([
-      [0, first.id],
-      [1, second.id],
-    ]);
-
-    // Nulls stay SQL NULL (not the JSON text 'null'), so SQL can filter on them.
-    const raw = store.db.$client.prepare('SELECT fingerprint, ends_run FROM nodes WHERE id = ?').get(first.id);
-    expect(raw).toEqual({ fingerprint: null, ends_run: 0 });
-
-    // A later run: stats and links on existing nodes, and a task upsert merging paramNames.
-    const later = begin();
-    store.commitRun({
-      task: task({ paramNames: ['city', 'query'], createdAt: 5000, updatedAt: 5000 }),
-      nodeStats: [
-        { id: first.id, hit: true, usedAt: 3000, succeeded: true },
-        { id: second.id, hit: false, usedAt: 3001, succeeded: false },
-      ],
-      nodeLinks: [{ id: second.id, resumeAtId: first.id, endsRun: false }],
-      run: finished(later, { status: 'mixed' }),
-    });
-    expect(store.getTask('task-1')).toMatchObject({ paramNames: ['query', 'city'], createdAt: 1000, updatedAt: 5000 });
-    expect(store.getNode(first.id)).toMatchObject({ hits: 1, misses: 0, lastUsedAt: 3000, lastSuccessAt: 3000 });
-    expect(store.getNode(second.id)).toMatchObject({
-      hits: 0,
-      misses: 1,
-      lastUsedAt: 3001,
-      lastSuccessAt: null,
-      resumeAtId: first.id,
-      endsRun: false,
+  describe('open', () => {
+    it('creates the schema and keeps data across opens (migrations already applied are a no-op)', async () => {
+      expect(store.dialect).toBe(dialect);
+      expect(await store.taskCount()).toBe(0);
+      const runId = await begin();
+      await store.commitRun({ task: task(), run: finished(runId) });
+      const again = await openStore(location);
+      try {
+        expect((await again.getTask('task-1'))?.taskTemplate).toBe('search for {{query}}');
+        expect(await again.listRuns(1)).toMatchObject([{ id: runId, status: 'agent' }]);
+      } finally {
+        await again.close();
+      }
     });
   });
 
-  it('a stored node a later run ended on keeps its end URL with the rest of its state', () => {
-    const stored = node({ state: { typeMode: 'keys', matches: 1 } });
-    const bare = node({ parentId: stored.id });
-    store.commitRun({ task: task(), newNodes: [stored, bare], run: finished(begin()) });
-    store.commitRun({
-      nodeLinks: [
-        { id: stored.id, endsRun: true, endUrl: 'https://example.test/saved?id=:id' },
-        { id: bare.id, endsRun: true, endUrl: 'https://example.test/done' },
-      ],
-      run: finished(begin()),
-    });
-    expect(store.getNode(stored.id)).toMatchObject({ endsRun: true, state: { typeMode: 'keys', matches: 1, endUrl: 'https://example.test/saved?id=:id' } });
-    // A node stored with no state at all gets one holding the end URL.
-    expect(store.getNode(bare.id)).toMatchObject({ endsRun: true, state: { endUrl: 'https://example.test/done' } });
-  });
-
-  it('is atomic: a failing insert leaves nothing behind and the run stays running', () => {
-    const runId = begin();
-    const crop = Buffer.from('crop');
-    const error = captureError(() =>
-      store.commitRun({
+  describe('commitRun', () => {
+    it('writes task, nodes, blobs, stats, links, run and steps', async () => {
+      const crop = Buffer.from('png bytes');
+      const runId = await begin();
+      const first = node({ intent: 'open search', cropHash: sha256(crop), box: { x: 1, y: 2, w: 3, h: 4 } });
+      const second = node({ parentId: first.id, endsRun: true });
+      await store.commitRun({
         task: task(),
+        newNodes: [first, second],
         blobs: [{ hash: sha256(crop), bytes: crop }],
-        // The second node references a task that does not exist: a foreign key violation.
-        newNodes: [node(), node({ taskId: 'no-such-task' })],
         run: finished(runId),
-        steps: [{ runId, idx: 0, nodeId: null, kind: 'agent', action: {}, intent: null, outcome: 'ok', reason: null, durationMs: 1, checkMs: 0 }],
-      }),
-    );
-    expect(RoteError.isInstance(error) && error.code).toBe('store');
-    expect((error as Error).message).toMatch(/store at ":memory:": could not commit run run-\d+: FOREIGN KEY constraint failed/);
-    expect((error as Error).cause).toBeInstanceOf(Error);
+        steps: [
+          { runId, idx: 0, nodeId: first.id, kind: 'agent', action: first.action, intent: 'open search', outcome: 'ok', reason: null, durationMs: 5, checkMs: 1 },
+          { runId, idx: 1, nodeId: second.id, kind: 'agent', action: second.action, intent: null, outcome: 'ok', reason: null, durationMs: 6, checkMs: 2 },
+        ],
+      });
 
-    expect(store.taskCount()).toBe(0);
-    expect(store.getBlob(sha256(crop))).toBeUndefined();
-    expect(store.db.$client.prepare('SELECT count(*) AS n FROM nodes').get()).toEqual({ n: 0 });
-    expect(store.runSteps(runId)).toEqual([]);
-    expect(store.listRuns(1)[0]).toMatchObject({ id: runId, status: 'running', endedAt: null });
-  });
+      expect(await store.taskCount()).toBe(1);
+      expect(await store.getTask('task-1')).toEqual(task());
+      expect(await store.getNode(first.id)).toMatchObject({ parentId: null, box: { x: 1, y: 2, w: 3, h: 4 }, fingerprint: null, endsRun: false, hits: 0, misses: 0, createdAt: 1000 });
+      expect(await store.getNode(second.id)).toMatchObject({ parentId: first.id, endsRun: true });
+      expect(await store.getBlob(sha256(crop))).toEqual(crop);
+      expect((await store.listRuns(10))[0]).toMatchObject({ id: runId, status: 'agent', agentSteps: 2, endedAt: 2000, modelCalls: 3, inputTokens: 1200, outputTokens: 80 });
+      expect((await store.runSteps(runId)).map((s) => [s.idx, s.nodeId])).toEqual([
+        [0, first.id],
+        [1, second.id],
+      ]);
 
-  it('rejects a blob whose hash does not match its bytes', () => {
-    const runId = begin();
-    expect(() =>
-      store.commitRun({ blobs: [{ hash: 'ab'.repeat(32), bytes: Buffer.from('x') }], run: finished(runId) }),
-    ).toThrowError(/does not match its bytes/);
-  });
+      // Nulls stay SQL NULL (not the JSON text 'null'), so SQL can filter on them.
+      const [raw] = await harness.raw(store, 'SELECT fingerprint FROM nodes WHERE id = ?', [first.id]);
+      expect(raw).toEqual({ fingerprint: null });
 
-  it('stores a blob once however often it is committed', () => {
-    const bytes = Buffer.from('same crop');
-    const hash = sha256(bytes);
-    store.commitRun({ task: task(), blobs: [{ hash, bytes }], run: finished(begin()) });
-    store.commitRun({ blobs: [{ hash, bytes }, { hash, bytes }], run: finished(begin()) });
-    expect(store.db.$client.prepare('SELECT count(*) AS n, sum(size) AS size FROM blobs').get()).toEqual({
-      n: 1,
-      size: bytes.length,
+      // A later run: stats and links on existing nodes, and a task upsert merging paramNames.
+      const later = await begin();
+      await store.commitRun({
+        task: task({ paramNames: ['city', 'query'], createdAt: 5000, updatedAt: 5000 }),
+        nodeStats: [
+          { id: first.id, hit: true, usedAt: 3000, succeeded: true },
+          { id: second.id, hit: false, usedAt: 3001, succeeded: false },
+        ],
+        nodeLinks: [{ id: second.id, resumeAtId: first.id, endsRun: false }],
+        run: finished(later, { status: 'mixed' }),
+      });
+      expect(await store.getTask('task-1')).toMatchObject({ paramNames: ['query', 'city'], createdAt: 1000, updatedAt: 5000 });
+      expect(await store.getNode(first.id)).toMatchObject({ hits: 1, misses: 0, lastUsedAt: 3000, lastSuccessAt: 3000 });
+      expect(await store.getNode(second.id)).toMatchObject({ hits: 0, misses: 1, lastUsedAt: 3001, lastSuccessAt: null, resumeAtId: first.id, endsRun: false });
     });
-    expect(store.getBlob(hash)).toEqual(bytes);
-    expect(store.getBlob('missing')).toBeUndefined();
-  });
 
-  it('requires a begun run', () => {
-    expect(() => store.commitRun({ run: finished('never-begun') })).toThrowError(/was never begun/);
-  });
-});
-
-describe('reads', () => {
-  it('orders children by last success (nulls last), then creation', () => {
-    const a = node({ createdAt: 1 });
-    const b = node({ createdAt: 2 });
-    const c = node({ createdAt: 3 });
-    const d = node({ createdAt: 4 });
-    const other = node({ parentId: a.id, createdAt: 0 });
-    store.commitRun({
-      task: task(),
-      newNodes: [a, b, c, d, other],
-      nodeStats: [
-        { id: c.id, hit: true, usedAt: 100, succeeded: true },
-        { id: d.id, hit: true, usedAt: 200, succeeded: true },
-        { id: b.id, hit: true, usedAt: 300, succeeded: false }, // used, but never succeeded
-      ],
-      run: finished(begin()),
+    it('a stored node a later run ended on keeps its end URL with the rest of its state', async () => {
+      const stored = node({ state: { typeMode: 'keys', matches: 1 } });
+      const bare = node({ parentId: stored.id });
+      await store.commitRun({ task: task(), newNodes: [stored, bare], run: finished(await begin()) });
+      await store.commitRun({
+        nodeLinks: [
+          { id: stored.id, endsRun: true, endUrl: 'https://example.test/saved?id=:id' },
+          { id: bare.id, endsRun: true, endUrl: 'https://example.test/done' },
+        ],
+        run: finished(await begin()),
+      });
+      expect(await store.getNode(stored.id)).toMatchObject({ endsRun: true, state: { typeMode: 'keys', matches: 1, endUrl: 'https://example.test/saved?id=:id' } });
+      expect(await store.getNode(bare.id)).toMatchObject({ endsRun: true, state: { endUrl: 'https://example.test/done' } });
     });
-    expect(store.children('task-1', null).map((n) => n.id)).toEqual([d.id, c.id, a.id, b.id]);
-    expect(store.children('task-1', a.id).map((n) => n.id)).toEqual([other.id]);
-    expect(store.children('other-task', null)).toEqual([]);
+
+    it('is atomic: a failing insert leaves nothing behind and the run stays running', async () => {
+      const runId = await begin();
+      const crop = Buffer.from('crop');
+      const error = await captureError(() =>
+        store.commitRun({
+          task: task(),
+          blobs: [{ hash: sha256(crop), bytes: crop }],
+          // The second node references a task that does not exist: a foreign key violation.
+          newNodes: [node(), node({ taskId: 'no-such-task' })],
+          run: finished(runId),
+          steps: [{ runId, idx: 0, nodeId: null, kind: 'agent', action: {}, intent: null, outcome: 'ok', reason: null, durationMs: 1, checkMs: 0 }],
+        }),
+      );
+      expect(RoteError.isInstance(error) && error.code).toBe('store');
+      expect((error as Error).message).toMatch(/could not commit run run-\d+: .*(FOREIGN KEY|foreign key)/);
+      expect((error as Error).cause).toBeInstanceOf(Error);
+
+      expect(await store.taskCount()).toBe(0);
+      expect(await store.getBlob(sha256(crop))).toBeUndefined();
+      expect(await store.nodeCount()).toBe(0);
+      expect(await store.runSteps(runId)).toEqual([]);
+      expect((await store.listRuns(1))[0]).toMatchObject({ id: runId, status: 'running', endedAt: null });
+    });
+
+    it('rejects a blob whose hash does not match its bytes', async () => {
+      const runId = await begin();
+      await expect(store.commitRun({ blobs: [{ hash: 'ab'.repeat(32), bytes: Buffer.from('x') }], run: finished(runId) })).rejects.toThrowError(/does not match its bytes/);
+    });
+
+    it('stores a blob once however often it is committed', async () => {
+      const bytes = Buffer.from('same crop');
+      const hash = sha256(bytes);
+      await store.commitRun({ task: task(), blobs: [{ hash, bytes }], run: finished(await begin()) });
+      await store.commitRun({ blobs: [{ hash, bytes }, { hash, bytes }], run: finished(await begin()) });
+      const [counted] = await harness.raw(store, 'SELECT count(*) AS n, sum(size) AS size FROM blobs');
+      expect(Number(counted!.n)).toBe(1);
+      expect(Number(counted!.size)).toBe(bytes.length);
+      expect(await store.getBlob(hash)).toEqual(bytes);
+      expect(await store.getBlob('missing')).toBeUndefined();
+    });
+
+    it('requires a begun run', async () => {
+      await expect(store.commitRun({ run: finished('never-begun') })).rejects.toThrowError(/was never begun/);
+    });
+
+    it('folds a new branch into the equal one another run stored meanwhile, and keeps what differs', async () => {
+      const root = node({ action: { type: 'goto', url: '/' }, createdAt: 1 });
+      await store.commitRun({ task: task(), newNodes: [root], run: finished(await begin()) });
+      // Two runs met the same new page after the root and learned the same two steps, with their own ids.
+      const learned = () => {
+        const fill = node({ parentId: root.id, action: { type: 'type', text: '{{query}}' }, createdAt: 2 });
+        const submit = node({ parentId: fill.id, action: { type: 'click', target: 'Search' }, createdAt: 3, resumeAtId: fill.id });
+        return [fill, submit] as const;
+      };
+      const [fillA, submitA] = learned();
+      const [fillB, submitB] = learned();
+      const extra = node({ parentId: fillB.id, action: { type: 'click', target: 'Advanced' }, createdAt: 4 });
+      const runA = await begin();
+      await store.commitRun({ sameStep: sameAction, task: task(), newNodes: [fillA, submitA], run: finished(runA), steps: [{ runId: runA, idx: 0, nodeId: fillA.id, kind: 'agent', action: {}, intent: null, outcome: 'ok', reason: null, durationMs: 1, checkMs: 0 }] });
+      const runB = await begin();
+      await store.commitRun({
+        sameStep: sameAction,
+        task: task(),
+        newNodes: [fillB, submitB, extra],
+        nodeLinks: [{ id: submitB.id, endsRun: true }],
+        run: finished(runB),
+        steps: [
+          { runId: runB, idx: 0, nodeId: fillB.id, kind: 'agent', action: {}, intent: null, outcome: 'ok', reason: null, durationMs: 1, checkMs: 0 },
+          { runId: runB, idx: 1, nodeId: extra.id, kind: 'agent', action: {}, intent: null, outcome: 'ok', reason: null, durationMs: 1, checkMs: 0 },
+        ],
+      });
+      expect((await store.children('task-1', root.id)).map((n) => n.id)).toEqual([fillA.id]);
+      expect((await store.children('task-1', fillA.id)).map((n) => n.id).sort()).toEqual([submitA.id, extra.id].sort());
+      expect(await store.getNode(fillB.id)).toBeUndefined();
+      expect(await store.getNode(extra.id)).toMatchObject({ parentId: fillA.id });
+      expect(await store.getNode(submitA.id)).toMatchObject({ endsRun: true, resumeAtId: fillA.id });
+      expect((await store.runSteps(runB)).map((step) => step.nodeId)).toEqual([fillA.id, extra.id]);
+      expect(await store.nodeCount()).toBe(4);
+    });
+
+    it('two processes learning the same branch at the same moment store it once, whole', async () => {
+      const root = node({ action: { type: 'goto', url: '/' }, createdAt: 1 });
+      await store.commitRun({ task: task(), newNodes: [root], run: finished(await begin()) });
+      const others = await Promise.all([openStore(location), openStore(location), openStore(location), openStore(location)]);
+      try {
+        const commits = others.map(async (other) => {
+          const fill = node({ parentId: root.id, action: { type: 'type', text: '{{query}}' }, createdAt: 2 });
+          const submit = node({ parentId: fill.id, action: { type: 'click', target: 'Search' }, createdAt: 3 });
+          const runId = await begin(process.pid, other);
+          await other.commitRun({ sameStep: sameAction, task: task(), newNodes: [fill, submit], run: finished(runId) });
+        });
+        await Promise.all(commits);
+      } finally {
+        await Promise.all(others.map((other) => other.close()));
+      }
+      const fills = await store.children('task-1', root.id);
+      expect(fills).toHaveLength(1);
+      expect((await store.children('task-1', fills[0]!.id)).map((n) => n.action)).toEqual([{ type: 'click', target: 'Search' }]);
+      expect(await store.nodeCount()).toBe(3);
+      expect((await store.listRuns(10)).filter((run) => run.status === 'running')).toEqual([]);
+    });
   });
 
-  it('reads a node whose JSON column is damaged as an UnreadableColumn, instead of failing the whole read', () => {
-    const good = node({ createdAt: 1 });
-    const damaged = node({ createdAt: 2 });
-    store.commitRun({ task: task(), newNodes: [good, damaged], run: finished(begin()) });
-    store.db.$client.prepare('UPDATE nodes SET action = ? WHERE id = ?').run('{"type": "cli', damaged.id);
-    const children = store.children('task-1', null);
-    expect(children.map((n) => n.id)).toEqual([good.id, damaged.id]);
-    expect(children[0]!.action).toEqual({ type: 'click', target: 'button' });
-    expect(children[1]!.action).toBeInstanceOf(UnreadableColumn);
-    expect(children[1]!.action).toMatchObject({ column: 'action' });
-    expect(store.getNode(damaged.id)!.action).toBeInstanceOf(UnreadableColumn);
-    expect(store.subtree('task-1', null, 10).map((n) => n.id)).toEqual([good.id, damaged.id]);
+  describe('reads', () => {
+    it('orders children by last success (nulls last), then creation', async () => {
+      const a = node({ createdAt: 1 });
+      const b = node({ createdAt: 2 });
+      const c = node({ createdAt: 3 });
+      const d = node({ createdAt: 4 });
+      const other = node({ parentId: a.id, createdAt: 0 });
+      await store.commitRun({
+        task: task(),
+        newNodes: [a, b, c, d, other],
+        nodeStats: [
+          { id: c.id, hit: true, usedAt: 100, succeeded: true },
+          { id: d.id, hit: true, usedAt: 200, succeeded: true },
+          { id: b.id, hit: true, usedAt: 300, succeeded: false }, // used, but never succeeded
+        ],
+        run: finished(await begin()),
+      });
+      expect((await store.children('task-1', null)).map((n) => n.id)).toEqual([d.id, c.id, a.id, b.id]);
+      expect((await store.children('task-1', a.id)).map((n) => n.id)).toEqual([other.id]);
+      expect(await store.children('other-task', null)).toEqual([]);
+    });
+
+    it('reads a node whose JSON column is damaged as an UnreadableColumn, instead of failing the whole read', async () => {
+      const good = node({ createdAt: 1 });
+      const damaged = node({ createdAt: 2 });
+      await store.commitRun({ task: task(), newNodes: [good, damaged], run: finished(await begin()) });
+      await harness.raw(store, 'UPDATE nodes SET action = ? WHERE id = ?', ['{"type": "cli', damaged.id]);
+      const children = await store.children('task-1', null);
+      expect(children.map((n) => n.id)).toEqual([good.id, damaged.id]);
+      expect(children[0]!.action).toEqual({ type: 'click', target: 'button' });
+      expect(children[1]!.action).toBeInstanceOf(UnreadableColumn);
+      expect(children[1]!.action).toMatchObject({ column: 'action' });
+      expect((await store.getNode(damaged.id))!.action).toBeInstanceOf(UnreadableColumn);
+      expect((await store.subtree('task-1', null, 10)).map((n) => n.id)).toEqual([good.id, damaged.id]);
+    });
+
+    it('walks a subtree breadth-first up to a limit', async () => {
+      const root = node({ createdAt: 1 });
+      const left = node({ parentId: root.id, createdAt: 2 });
+      const right = node({ parentId: root.id, createdAt: 3 });
+      const leftChild = node({ parentId: left.id, createdAt: 4, state: { page: 'results' } });
+      const deeper = node({ parentId: leftChild.id, createdAt: 5 });
+      await store.commitRun({ task: task(), newNodes: [deeper, leftChild, right, left, root], run: finished(await begin()) });
+
+      expect((await store.subtree('task-1', root.id, 10)).map((n) => n.id)).toEqual([left.id, right.id, leftChild.id, deeper.id]);
+      expect((await store.subtree('task-1', root.id, 2)).map((n) => n.id)).toEqual([left.id, right.id]);
+      expect((await store.subtree('task-1', null, 2)).map((n) => n.id)).toEqual([root.id, left.id]);
+      // Rows come back mapped like drizzle's: parsed JSON, booleans, numbers.
+      expect((await store.subtree('task-1', left.id, 1))[0]).toEqual(await store.getNode(leftChild.id));
+      expect((await store.subtree('task-1', left.id, 1))[0]).toMatchObject({ state: { page: 'results' }, endsRun: false, createdAt: 4 });
+    });
+
+    it('lists tasks by template with their node counts', async () => {
+      await store.commitRun({ task: task(), newNodes: [node(), node()], run: finished(await begin()) });
+      await store.importTrajectories([{ task: task({ id: 'task-0', taskTemplate: 'add {{item}}' }), nodes: [] }]);
+      expect((await store.listTasks()).map((t) => [t.id, t.taskTemplate, t.nodes])).toEqual([
+        ['task-0', 'add {{item}}', 0],
+        ['task-1', 'search for {{query}}', 2],
+      ]);
+      expect((await store.listTasks())[1]).toMatchObject({ tags: ['demo'], paramNames: ['query'] });
+    });
+
+    it('imports a trajectory twice without duplicating it: the edits in the file apply, what runs learned stays', async () => {
+      const first = node({ createdAt: 1 });
+      const second = node({ parentId: first.id, createdAt: 2 });
+      await store.importTrajectories([{ task: task(), nodes: [first, second] }]);
+      await store.commitRun({ task: task(), nodeStats: [{ id: first.id, hit: true, usedAt: 50, succeeded: true }], nodeLinks: [{ id: second.id, endsRun: true }], run: finished(await begin()) });
+      await store.importTrajectories([{ task: task(), nodes: [first, { ...second, intent: 'changed' }, node({ parentId: second.id, createdAt: 3 })] }]);
+      expect(await store.nodeCount()).toBe(3);
+      expect(await store.getNode(first.id)).toMatchObject({ hits: 1, lastSuccessAt: 50 });
+      expect(await store.getNode(second.id)).toMatchObject({ endsRun: true, intent: 'changed' });
+      // A run's commit still refuses a node id that exists: there it is a bug. So does an import under another task.
+      await expect(store.commitRun({ newNodes: [first], run: finished(await begin()) })).rejects.toThrowError(RoteError);
+      await expect(store.importTrajectories([{ task: task({ id: 'task-2' }), nodes: [{ ...first, taskId: 'task-2' }] }])).rejects.toThrowError(/already stored under task task-1, not task-2/);
+      expect(await store.getTask('task-2')).toBeUndefined();
+    });
+
+    it('lists and finds runs newest first, by id prefix, time and task', async () => {
+      const first = await begin();
+      const second = await begin();
+      expect((await store.listRuns(10)).map((r) => r.id)).toEqual([second, first]);
+      expect(await store.listRuns(1)).toHaveLength(1);
+      expect((await store.findRuns({ ids: [first] })).map((r) => r.id)).toEqual([first]);
+      expect((await store.findRuns({ since: 1000 + runCounter })).map((r) => r.id)).toEqual([second]);
+      expect(await store.findRuns({ taskIds: ['no-such-task'] })).toEqual([]);
+      expect(await store.runIdsStartingWith(first, 5)).toEqual([first]);
+      expect((await store.stepsOfRuns([first, second])).length).toBe(0);
+    });
   });
 
-  it('walks a subtree breadth-first up to a limit', () => {
-    const root = node({ createdAt: 1 });
-    const left = node({ parentId: root.id, createdAt: 2 });
-    const right = node({ parentId: root.id, createdAt: 3 });
-    const leftChild = node({ parentId: left.id, createdAt: 4, state: { page: 'results' } });
-    const deeper = node({ parentId: leftChild.id, createdAt: 5 });
-    store.commitRun({ task: task(), newNodes: [deeper, leftChild, right, left, root], run: finished(begin()) });
+  describe('interrupted runs', () => {
+    it('marks running runs of dead processes, and leaves live and finished ones', async () => {
+      const dead = await begin(DEAD_PID);
+      const live = await begin(process.pid);
+      const done = await begin(DEAD_PID);
+      await store.commitRun({ task: task(), run: finished(done) });
 
-    expect(store.subtree('task-1', root.id, 10).map((n) => n.id)).toEqual([left.id, right.id, leftChild.id, deeper.id]);
-    expect(store.subtree('task-1', root.id, 2).map((n) => n.id)).toEqual([left.id, right.id]);
-    expect(store.subtree('task-1', null, 2).map((n) => n.id)).toEqual([root.id, left.id]);
-    // Rows come back mapped like drizzle's: parsed JSON, booleans.
-    expect(store.subtree('task-1', left.id, 1)[0]).toEqual(store.getNode(leftChild.id));
-    expect(store.subtree('task-1', left.id, 1)[0]).toMatchObject({ state: { page: 'results' }, endsRun: false });
+      expect(await store.markInterruptedRuns()).toBe(1);
+      const byId = new Map((await store.listRuns(10)).map((r) => [r.id, r]));
+      expect(byId.get(dead)).toMatchObject({ status: 'interrupted', error: expect.stringContaining(String(DEAD_PID)) });
+      expect(byId.get(dead)?.endedAt).toBeGreaterThan(0);
+      expect(byId.get(live)?.status).toBe('running');
+      expect(byId.get(done)?.status).toBe('agent');
+      expect(await store.markInterruptedRuns()).toBe(0);
+    });
+
+    it('runs at open', async () => {
+      await store.beginRun({ id: 'killed', taskId: null, task: 't', mode: 'auto', startedAt: 1, pid: DEAD_PID });
+      const again = await openStore(location);
+      try {
+        expect((await again.listRuns(1))[0]).toMatchObject({ id: 'killed', status: 'interrupted' });
+      } finally {
+        await again.close();
+      }
+    });
+
+    it('leaves the runs of another machine to that machine', async () => {
+      await store.beginRun({ id: 'elsewhere', taskId: null, task: 't', mode: 'auto', startedAt: 1, pid: DEAD_PID, host: 'another-host.invalid' });
+      expect(await store.markInterruptedRuns()).toBe(0);
+      expect((await store.listRuns(1))[0]).toMatchObject({ id: 'elsewhere', status: 'running', host: 'another-host.invalid' });
+    });
+
+    it('closes out the running runs of a queue job that is being run again', async () => {
+      const abandoned = await begin(process.pid, store, 'job-7');
+      const otherJob = await begin(process.pid, store, 'job-8');
+      expect(await store.markRunsOfJobInterrupted('job-7', 'the worker stopped; job-7 is being retried')).toBe(1);
+      const byId = new Map((await store.listRuns(10)).map((r) => [r.id, r]));
+      expect(byId.get(abandoned)).toMatchObject({ status: 'interrupted', jobId: 'job-7', error: 'the worker stopped; job-7 is being retried' });
+      expect(byId.get(otherJob)?.status).toBe('running');
+    });
   });
 
-  it('lists tasks by template with their node counts', () => {
-    store.commitRun({ task: task(), newNodes: [node(), node()], run: finished(begin()) });
-    store.importTrajectories([{ task: task({ id: 'task-0', taskTemplate: 'add {{item}}' }), nodes: [] }]);
-    expect(store.listTasks().map((t) => [t.id, t.taskTemplate, t.nodes])).toEqual([
-      ['task-0', 'add {{item}}', 0],
-      ['task-1', 'search for {{query}}', 2],
-    ]);
-    expect(store.listTasks()[1]).toMatchObject({ tags: ['demo'], paramNames: ['query'] });
-  });
+  describe('schedules', () => {
+    it('adds, lists, pauses and removes schedules, and takes each slot once', async () => {
+      const now = Date.now();
+      await store.schedules.add({ id: 's1', name: 'nightly', cron: '0 2 * * *', timezone: 'UTC', job: { task: 't' }, onFailure: null, enabled: true, createdAt: now, updatedAt: now });
+      expect((await store.schedules.list()).map((row) => row.name)).toEqual(['nightly']);
+      expect(await store.schedules.byName('nightly')).toMatchObject({ id: 's1', enabled: true, job: { task: 't' } });
+      const slot = { scheduleId: 's1', slotAt: 5000, pid: process.pid, startedAt: now, trigger: 'cron' as const };
+      expect(await store.schedules.beginSlot({ id: 'slot-a', ...slot })).toBe(true);
+      expect(await store.schedules.beginSlot({ id: 'slot-b', ...slot })).toBe(false);
+      expect(await store.schedules.isRunning('s1')).toBe(true);
+      await store.schedules.finishSlot('slot-a', { status: 'succeeded', summary: { rows: 1 } });
+      await store.schedules.passSlot({ id: 'slot-c', scheduleId: 's1', slotAt: 6000, status: 'missed', reason: 'no daemon' });
+      expect(await store.schedules.lastSlotAt('s1')).toBe(6000);
+      expect((await store.schedules.slots('s1', 10)).map((row) => [row.id, row.status])).toEqual([
+        ['slot-c', 'missed'],
+        ['slot-a', 'succeeded'],
+      ]);
+      expect(await store.schedules.setEnabled('nightly', false)).toBe(true);
+      expect(await store.schedules.byName('nightly')).toMatchObject({ enabled: false });
+      expect(await store.schedules.remove('nightly')).toBe(true);
+      expect(await store.schedules.remove('nightly')).toBe(false);
+      expect(await store.schedules.slots('s1', 10)).toEqual([]);
+    });
 
-  it('imports a trajectory twice without duplicating it: the edits in the file apply, what runs learned stays', () => {
-    const first = node({ createdAt: 1 });
-    const second = node({ parentId: first.id, createdAt: 2 });
-    store.importTrajectories([{ task: task(), nodes: [first, second] }]);
-    store.commitRun({ task: task(), nodeStats: [{ id: first.id, hit: true, usedAt: 50, succeeded: true }], nodeLinks: [{ id: second.id, endsRun: true }], run: finished(begin()) });
-    store.importTrajectories([{ task: task(), nodes: [first, { ...second, intent: 'changed' }, node({ parentId: second.id, createdAt: 3 })] }]);
-    expect(store.nodeCount()).toBe(3);
-    expect(store.getNode(first.id)).toMatchObject({ hits: 1, lastSuccessAt: 50 });
-    expect(store.getNode(second.id)).toMatchObject({ endsRun: true, intent: 'changed' });
-    // A run's commit still refuses a node id that exists: there it is a bug. So does an import under another task.
-    expect(() => store.commitRun({ newNodes: [first], run: finished(begin()) })).toThrowError(RoteError);
-    expect(() => store.importTrajectories([{ task: task({ id: 'task-2' }), nodes: [{ ...first, taskId: 'task-2' }] }])).toThrowError(/already stored under task task-1, not task-2/);
-    expect(store.getTask('task-2')).toBeUndefined();
-  });
-
-  it('lists runs newest first', () => {
-    const first = begin();
-    const second = begin();
-    expect(store.listRuns(10).map((r) => r.id)).toEqual([second, first]);
-    expect(store.listRuns(1)).toHaveLength(1);
+    it('marks the running slots of dead processes on this machine interrupted', async () => {
+      const now = Date.now();
+      await store.schedules.add({ id: 's2', name: 'hourly', cron: '0 * * * *', timezone: 'UTC', job: {}, onFailure: null, enabled: true, createdAt: now, updatedAt: now });
+      await store.schedules.beginSlot({ id: 'dead', scheduleId: 's2', slotAt: 1, pid: DEAD_PID, startedAt: now, trigger: 'cron' });
+      await store.schedules.beginSlot({ id: 'remote', scheduleId: 's2', slotAt: 2, pid: DEAD_PID, host: 'another-host.invalid', startedAt: now, trigger: 'cron' });
+      expect(await store.schedules.markInterruptedSlots()).toBe(1);
+      expect(new Map((await store.schedules.slots('s2', 10)).map((row) => [row.id, row.status]))).toEqual(new Map([['remote', 'running'], ['dead', 'interrupted']]));
+    });
   });
 });
 
-describe('markInterruptedRuns', () => {
-  it('marks running runs of dead processes, and leaves live and finished ones', () => {
-    const dead = begin(DEAD_PID);
-    const live = begin(process.pid);
-    const done = begin(DEAD_PID);
-    store.commitRun({ task: task(), run: finished(done) });
-
-    expect(store.markInterruptedRuns()).toBe(1);
-    const byId = new Map(store.listRuns(10).map((r) => [r.id, r]));
-    expect(byId.get(dead)).toMatchObject({ status: 'interrupted', error: expect.stringContaining(String(DEAD_PID)) });
-    expect(byId.get(dead)?.endedAt).toBeGreaterThan(0);
-    expect(byId.get(live)?.status).toBe('running');
-    expect(byId.get(done)?.status).toBe('agent');
-    expect(store.markInterruptedRuns()).toBe(0);
-  });
-
-  it('runs at open', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rote-store-'));
-    try {
-      const path = join(dir, 'rote.db');
-      const first = Store.open(path);
-      first.beginRun({ id: 'killed', taskId: null, task: 't', mode: 'auto', startedAt: 1, pid: DEAD_PID });
-      first.close();
-      const second = Store.open(path);
-      expect(second.listRuns(1)[0]).toMatchObject({ id: 'killed', status: 'interrupted' });
-      second.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-function beginAndFinish(target: Store): RunResult {
-  target.beginRun({ id: 'disk-run', taskId: 'task-1', task: 't', mode: 'auto', startedAt: 1, pid: process.pid });
-  return finished('disk-run');
-}
-
-function captureError(fn: () => unknown): unknown {
+async function captureError(fn: () => Promise<unknown>): Promise<unknown> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     return error;
   }

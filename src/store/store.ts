@@ -1,313 +1,97 @@
-import { createHash } from 'node:crypto';
-import { and, asc, desc, gte, inArray, lt } from 'drizzle-orm';
-import { runSteps, runs } from './schema.js';
-import { openDatabase, type RoteDatabase } from './open.js';
-import { isProcessAlive } from './processAlive.js';
 import type {
   BeginRunInput,
   CommitRunInput,
   ImportedTrajectory,
-  NewBlob,
-  NewNodeRow,
   NodeRow,
   RunRow,
   RunStepRow,
-  StepImageKey,
   TaskRow,
   TaskSummary,
 } from './rows.js';
-import { stepImageKeys } from './rows.js';
-import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
-import { guardStore } from './guard.js';
-import { ScheduleStore } from './scheduleStore.js';
+import type { ScheduleStore } from './scheduleStore.js';
 
 /** Which runs a report or stats read; every filter given must hold. */
-export type RunFilter = { ids?: readonly string[]; since?: number; taskIds?: readonly string[]; limit?: number };
+export type RunFilter = { ids?: readonly string[]; since?: number; taskIds?: readonly string[]; jobIds?: readonly string[]; limit?: number };
+
+/** The store's database: the embedded SQLite default, or a PostgreSQL server many machines share. */
+export type StoreDialect = 'sqlite' | 'postgres';
 
 /**
- * The trajectory cache and run log. Synchronous (better-sqlite3): every call is a short local
- * query, and a run's writes are committed together by `commitRun` so a crash never leaves half a
- * trajectory. Row shapes are documented in rows.ts.
+ * The trajectory cache and run log, over either dialect. A run's writes are committed together
+ * by `commitRun` so a crash never leaves half a trajectory; row shapes are documented in rows.ts.
+ * Both implementations pass one conformance suite (storeConformance.ts).
  */
-export class Store {
-  private readonly statements: Statements;
-  private closed = false;
+export interface Store {
+  readonly dialect: StoreDialect;
+  /** Where the store is, for messages: a file path, or a postgres:// URL without its password. */
+  readonly location: string;
   /** Schedules and the record of their slots. */
   readonly schedules: ScheduleStore;
 
-  /** Prefer `Store.open`; this is for callers that already hold a migrated database. */
-  constructor(
-    readonly db: RoteDatabase,
-    /** The path the store was opened at, for error messages. */
-    readonly path: string,
-  ) {
-    this.statements = prepareStatements(db);
-    this.schedules = new ScheduleStore(db, path);
-  }
-
-  /** Opens (creating and migrating if needed) the store, then closes out runs of dead processes. */
-  static open(path: string): Store {
-    const store = new Store(openDatabase(path), path);
-    try {
-      store.markInterruptedRuns();
-      store.schedules.markInterruptedSlots();
-    } catch (error) {
-      store.close();
-      throw error;
-    }
-    return store;
-  }
-
-  getTask(id: string): TaskRow | undefined {
-    return this.guard('read task', () => this.statements.getTask.get({ id }));
-  }
-
+  getTask(id: string): Promise<TaskRow | undefined>;
   /** Every task with the number of its recorded steps, by template. */
-  listTasks(): TaskSummary[] {
-    return this.guard('list tasks', () => this.statements.listTasks.all());
-  }
-
-  taskCount(): number {
-    return this.guard('count tasks', () => this.statements.taskCount.get()?.n ?? 0);
-  }
-
+  listTasks(): Promise<TaskSummary[]>;
+  taskCount(): Promise<number>;
   /** Recorded steps, over all tasks. */
-  nodeCount(): number {
-    return this.guard('count nodes', () => this.statements.nodeCount.get()?.n ?? 0);
-  }
-
-  getNode(id: string): NodeRow | undefined {
-    return this.guard('read node', () => {
-      const raw = this.statements.getNode.get({ id });
-      return raw ? nodeFromDriver(raw) : undefined;
-    });
-  }
-
+  nodeCount(): Promise<number>;
+  getNode(id: string): Promise<NodeRow | undefined>;
   /** Candidate next steps after `parentId` (null: the first steps), most recently successful first. */
-  children(taskId: string, parentId: string | null): NodeRow[] {
-    return this.guard('read children', () => this.statements.children.all({ taskId, parentId }).map(nodeFromDriver));
-  }
-
+  children(taskId: string, parentId: string | null): Promise<NodeRow[]>;
   /** Up to `limit` descendants of `rootParentId` (null: the whole task), nearest levels first. */
-  subtree(taskId: string, rootParentId: string | null, limit: number): NodeRow[] {
-    return this.guard('read subtree', () =>
-      this.statements.subtree.all({ taskId, parentId: rootParentId, limit }).map(nodeFromDriver),
-    );
-  }
-
-  getBlob(hash: string): Buffer | undefined {
-    return this.guard('read blob', () => this.statements.getBlob.get({ hash })?.bytes);
-  }
+  subtree(taskId: string, rootParentId: string | null, limit: number): Promise<NodeRow[]>;
+  getBlob(hash: string): Promise<Buffer | undefined>;
 
   /** Written before the run does anything, so a killed process still leaves a 'running' row. */
-  beginRun(input: BeginRunInput): void {
-    this.guard(`begin run ${input.id}`, () => this.statements.insertRun.run({ ...input }));
-  }
-
+  beginRun(input: BeginRunInput): Promise<void>;
   /**
    * Everything a finished run learned, in one transaction: either all of it is stored or none,
-   * and on failure the run row stays 'running' (later marked 'interrupted').
+   * and on failure the run row stays 'running' (later marked 'interrupted'). New nodes equal to
+   * ones another run stored meanwhile are folded into those (see branchMerge.ts).
    */
-  commitRun(input: CommitRunInput): void {
-    this.guard(`commit run ${input.run.id}`, () => this.commitTransaction(input));
-  }
-
+  commitRun(input: CommitRunInput): Promise<void>;
   /**
-   * Runs still 'running' whose process is gone become 'interrupted'. A live pid is left alone:
-   * it may be another process using the same store right now.
+   * Runs still 'running' whose process is gone become 'interrupted'. A live pid is left alone: it
+   * may be another process using the same store right now. Only this machine's processes can be
+   * judged; runs of other hosts are left to their own hosts (or to the job queue's expiry).
    */
-  markInterruptedRuns(): number {
-    return this.guard('mark interrupted runs', () => {
-      const now = Date.now();
-      const dead = this.statements.runningRuns.all().filter((run) => !isProcessAlive(run.pid));
-      const mark = this.db.$client.transaction(() => {
-        let marked = 0;
-        for (const run of dead) {
-          const error = `process ${run.pid} exited before the run finished`;
-          marked += this.statements.interruptRun.run({ id: run.id, endedAt: now, error }).changes;
-        }
-        return marked;
-      });
-      return mark.immediate();
-    });
-  }
+  markInterruptedRuns(): Promise<number>;
+  /** Runs still 'running' under a queue job that is being run again: their worker died. */
+  markRunsOfJobInterrupted(jobId: string, reason: string): Promise<number>;
 
   /** Most recent runs first. */
-  listRuns(limit: number): RunRow[] {
-    return this.guard('list runs', () => this.statements.listRuns.all({ limit }));
-  }
-
-  /**
-   * Finished and running runs that match every given filter, newest first: for reports and stats,
-   * never on a run's path (built per call, not prepared).
-   */
-  findRuns(filter: RunFilter = {}): RunRow[] {
-    return this.guard('find runs', () => {
-      const query = (ids: readonly string[] | undefined) => {
-        const conditions = [
-          ids ? inArray(runs.id, [...ids]) : undefined,
-          filter.since !== undefined ? gte(runs.startedAt, filter.since) : undefined,
-          filter.taskIds ? inArray(runs.taskId, [...filter.taskIds]) : undefined,
-        ].filter((condition) => condition !== undefined);
-        return this.db.select().from(runs).where(and(...conditions)).orderBy(desc(runs.startedAt), desc(runs.id)).all();
-      };
-      // SQLite binds at most 32,766 values per statement: many ids (a big batch's) are asked in chunks.
-      const found = filter.ids ? chunks(filter.ids, 500).flatMap(query).sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? 1 : -1)) : query(undefined);
-      return filter.limit !== undefined ? found.slice(0, filter.limit) : found;
-    });
-  }
-
+  listRuns(limit: number): Promise<RunRow[]>;
+  /** Finished and running runs that match every given filter, newest first: for reports and stats. */
+  findRuns(filter?: RunFilter): Promise<RunRow[]>;
   /** Ids of runs that start with `prefix` (at most `limit`): how a person names a run they saw in a report. */
-  runIdsStartingWith(prefix: string, limit = 10): string[] {
-    return this.guard('find run ids', () =>
-      this.db
-        .select({ id: runs.id })
-        .from(runs)
-        .where(and(gte(runs.id, prefix), lt(runs.id, `${prefix}\uffff`)))
-        .limit(limit)
-        .all()
-        .map((row) => row.id),
-    );
-  }
-
+  runIdsStartingWith(prefix: string, limit?: number): Promise<string[]>;
   /** The steps of many runs at once (a report's), in step order per run. */
-  stepsOfRuns(runIds: readonly string[]): RunStepRow[] {
-    return this.guard('read steps of runs', () => {
-      return chunks(runIds, 500).flatMap((chunk) => this.db.select().from(runSteps).where(inArray(runSteps.runId, [...chunk])).orderBy(asc(runSteps.runId), asc(runSteps.idx), asc(runSteps.id)).all());
-    });
-  }
-
-  runSteps(runId: string): RunStepRow[] {
-    return this.guard('read run steps', () => this.statements.runSteps.all({ runId }));
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.db.$client.close();
-  }
+  stepsOfRuns(runIds: readonly string[]): Promise<RunStepRow[]>;
+  runSteps(runId: string): Promise<RunStepRow[]>;
 
   /**
-   * Stores whole trajectories that no run produced (an imported recording, a benchmark's fill):
-   * tasks upserted as in commitRun, blobs, nodes; all of them in one transaction. A node whose id
-   * is already stored is left as it is, so importing the same trajectory twice changes nothing.
+   * Stores whole trajectories that no run produced (an imported recording, a benchmark's fill),
+   * in one transaction. A node whose id is already stored takes the file's fields and keeps its
+   * use counters, so importing the same trajectory twice changes nothing.
    */
-  importTrajectories(items: readonly ImportedTrajectory[]): void {
-    this.guard(`import ${items.length} trajectories`, () => {
-      const write = this.db.$client.transaction(() => {
-        for (const item of items) this.writeTrajectory(item.task, item.blobs ?? [], item.nodes, Date.now(), { keepExisting: true });
-      });
-      write.immediate();
-    });
-  }
-
-  private writeTrajectory(
-    task: TaskRow | undefined,
-    blobs: readonly NewBlob[],
-    newNodes: readonly NewNodeRow[],
-    now: number,
-    options: { keepExisting?: boolean } = {},
-  ): void {
-    const s = this.statements;
-    if (task) {
-      const stored = s.getTask.get({ id: task.id });
-      s.upsertTask.run({
-        ...task,
-        createdAt: stored?.createdAt ?? task.createdAt,
-        // A task's templates may use different parameters; keep every name ever seen.
-        paramNames: [...new Set([...(stored?.paramNames ?? []), ...task.paramNames])],
-        // Types learned before stay unless this run declares or infers the name anew.
-        paramSchema: stored?.paramSchema || task.paramSchema ? { ...(stored?.paramSchema ?? {}), ...(task.paramSchema ?? {}) } : null,
-        updatedAt: Math.max(stored?.updatedAt ?? 0, task.updatedAt),
-      });
-    }
-    // Blobs before nodes: nodes.cropHash references blobs.hash.
-    for (const blob of blobs) {
-      const actual = createHash('sha256').update(blob.bytes).digest('hex');
-      if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
-      s.insertBlob.run({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now });
-    }
-    // A run's new node ids are fresh: a clash there is a bug and fails the commit. An import updates
-    // a node it stored before to the file's fields (an edit made in review applies), keeping its
-    // use counters, but never lets one task's node id stand for another task's.
-    for (const node of newNodes) {
-      if (!options.keepExisting) {
-        s.insertNode.run(withNodeDefaults(node));
-        continue;
-      }
-      const raw = s.getNode.get({ id: node.id });
-      const stored = raw ? nodeFromDriver(raw) : undefined;
-      if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
-      s.importNode.run(withNodeDefaults(node));
-    }
-  }
-
-  private commitTransaction(input: CommitRunInput): void {
-    const s = this.statements;
-    const now = Date.now();
-    const write = this.db.$client.transaction(() => {
-      this.writeTrajectory(input.task, input.blobs ?? [], input.newNodes ?? [], now);
-      for (const stat of input.nodeStats ?? []) {
-        const { changes } = s.recordNodeUse.run({
-          id: stat.id,
-          hit: stat.hit ? 1 : 0,
-          miss: stat.hit ? 0 : 1,
-          usedAt: stat.usedAt,
-          succeeded: stat.succeeded ? 1 : 0, // raw placeholders: no boolean encoder
-        });
-        if (changes === 0) throw new Error(`node ${stat.id} (in nodeStats) does not exist`);
-      }
-      for (const link of input.nodeLinks ?? []) {
-        let changes = 1;
-        if (link.resumeAtId !== undefined) changes = s.setResumeAt.run({ id: link.id, resumeAtId: link.resumeAtId }).changes;
-        if (link.endsRun !== undefined) changes = s.setEndsRun.run({ id: link.id, endsRun: link.endsRun ? 1 : 0 }).changes;
-        if (link.endUrl !== undefined) changes = s.setEndUrl.run({ id: link.id, endUrl: link.endUrl }).changes;
-        if (changes === 0) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
-      }
-      const { changes } = s.finishRun.run({ ...input.run, screenshotHash: input.run.screenshotHash ?? null });
-      if (changes === 0) throw new Error(`run ${input.run.id} was never begun (call beginRun first)`);
-      for (const step of input.steps ?? []) s.insertStep.run({ ...noImages, ...stripUndefined(step) });
-    });
-    // IMMEDIATE takes the write lock up front: a deferred transaction that reads first can fail
-    // with SQLITE_BUSY, without waiting, when another process writes in between.
-    write.immediate();
-  }
-
-  /** Turns driver and integrity errors into a RoteError naming the store and the operation. */
-  private guard<T>(operation: string, fn: () => T): T {
-    return guardStore(this.path, operation, fn);
-  }
+  importTrajectories(items: readonly ImportedTrajectory[]): Promise<void>;
+  close(): Promise<void>;
 }
 
-function chunks<T>(items: readonly T[], size: number): (readonly T[])[] {
-  const out: (readonly T[])[] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
+/** A postgres:// (or postgresql://) URL names a server; anything else is a SQLite file path or ":memory:". */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location.trim());
 }
 
-const noImages = Object.fromEntries(stepImageKeys.map((key) => [key, null])) as Record<StepImageKey, null>;
-
-/** Fills what the schema would default, since a prepared insert binds every column explicitly. */
-function withNodeDefaults(node: NewNodeRow): NodeRow {
-  return {
-    parentId: null,
-    resumeAtId: null,
-    intent: null,
-    fingerprint: null,
-    box: null,
-    cropHash: null,
-    cropRect: null,
-    masks: null,
-    state: null,
-    lastUsedAt: null,
-    lastSuccessAt: null,
-    ...stripUndefined(node),
-    endsRun: node.endsRun ?? false,
-    hits: node.hits ?? 0,
-    misses: node.misses ?? 0,
-  };
-}
-
-function stripUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+/**
+ * Opens the store at `location`, creating and migrating it if needed, then closes out runs of
+ * this machine's dead processes. The PostgreSQL driver is loaded only for a postgres:// URL, so
+ * the embedded default never needs it.
+ */
+export async function openStore(location: string): Promise<Store> {
+  if (isPostgresUrl(location)) {
+    const { PostgresStore } = await import('./postgres/postgresStore.js');
+    return PostgresStore.open(location);
+  }
+  const { SqliteStore } = await import('./sqliteStore.js');
+  return SqliteStore.open(location);
 }

@@ -1,0 +1,171 @@
+/**
+ * The job queue on PostgreSQL: the one file that imports pg-boss (10.4.x, the last line that runs
+ * on Node 20). rote keeps its queue in a schema of its own, so another application's pg-boss in
+ * the same database is never touched, and refuses a queue schema of another pg-boss version
+ * before anything runs.
+ */
+import PgBoss from 'pg-boss';
+import pg from 'pg';
+import { createRequire } from 'node:module';
+import { RoteError } from '../../errors/roteError.js';
+import { messageOf } from '../../errors/messageOf.js';
+import { redactedUrl } from '../../store/postgres/openPostgres.js';
+import { ROW_QUEUE, type RowJob } from './rowJob.js';
+
+/** The schema rote's queue lives in. */
+export const QUEUE_SCHEMA = 'rote_queue';
+/** The pg-boss schema version this rote runs with (pg-boss's version.json). */
+const SCHEMA_VERSION: number = createRequire(import.meta.url)('pg-boss/version.json').schema;
+/** Crashes of a worker a row survives: its job comes back after expiry this many times. */
+const CRASH_RETRIES = 2;
+/** Beyond a run's deadline: a browser to start and the run's record to write. */
+const EXPIRY_MARGIN_S = 30;
+
+/** What a worker sees of a job. */
+export type QueuedJob<T> = { id: string; data: T; retryCount: number; createdOn: Date };
+/** A job's state and what its handler returned (or the error it threw). */
+export type JobState = { state: 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed'; output: unknown; retryCount: number };
+
+export type QueueOptions = {
+  /** How often expired jobs (a worker that died) are found and retried; pg-boss's default is 120 s. */
+  maintenanceIntervalSeconds?: number;
+  /** Whether this process runs pg-boss's cron clock (workers do; a `rote run` that only enqueues need not). */
+  schedule?: boolean;
+};
+
+export class JobQueue {
+  private constructor(
+    private readonly boss: PgBoss,
+    readonly location: string,
+  ) {}
+
+  /** Connects, checks the queue schema's version, creates it when missing, and starts pg-boss. */
+  static async open(url: string, options: QueueOptions = {}): Promise<JobQueue> {
+    const location = redactedUrl(url);
+    await checkQueueSchema(url, location);
+    const boss = new PgBoss({
+      connectionString: url,
+      schema: QUEUE_SCHEMA,
+      application_name: 'rote-queue',
+      max: 4,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 10,
+      schedule: options.schedule ?? false,
+      supervise: true,
+    });
+    // pg-boss reports background trouble (a lost connection) as events; they must not crash a worker.
+    boss.on('error', () => {});
+    try {
+      await boss.start();
+      await boss.createQueue(ROW_QUEUE, { name: ROW_QUEUE, policy: 'standard' });
+    } catch (error) {
+      await boss.stop({ graceful: false, wait: false }).catch(() => {});
+      throw new RoteError('store', `rote: cannot start the job queue (schema ${QUEUE_SCHEMA}) at ${location}: ${explain(error)}`, { cause: error });
+    }
+    return new JobQueue(boss, location);
+  }
+
+  /**
+   * One job per row, in one statement. A row's job expires (its worker is taken for dead) a margin
+   * after its run's deadline, so a live worker always ends its run first and a row never runs twice
+   * at once; it is then retried by another worker, up to CRASH_RETRIES times beyond its own retries.
+   */
+  async enqueueRows(jobs: readonly RowJob[]): Promise<string[]> {
+    const ids = jobs.map(() => crypto.randomUUID());
+    if (jobs.length === 0) return ids;
+    await this.boss.insert(
+      jobs.map((job, index) => ({
+        id: ids[index]!,
+        name: ROW_QUEUE,
+        data: job,
+        retryLimit: job.attempts - 1 + CRASH_RETRIES,
+        retryDelay: Math.ceil(job.backoffMs / 1000),
+        retryBackoff: job.backoffMs > 0,
+        expireInSeconds: Math.ceil(job.timeout / 1000) + EXPIRY_MARGIN_S,
+      })),
+    );
+    return ids;
+  }
+
+  /**
+   * Takes jobs from `queue`, `concurrency` at once, each with `handler`. A handler that returns
+   * completes its job (the value is the job's output); one that throws fails it, and pg-boss
+   * retries it while its retry limit allows.
+   */
+  async work<T>(queue: string, concurrency: number, handler: (job: QueuedJob<T>) => Promise<object>): Promise<void> {
+    for (let slot = 0; slot < concurrency; slot++) {
+      await this.boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true }, async ([job]) => {
+        if (!job) return undefined;
+        return handler({ id: job.id, data: job.data, retryCount: job.retryCount, createdOn: new Date(job.createdOn) });
+      });
+    }
+  }
+
+  /** The states of jobs of `queue`, live or archived, by id; an id the queue does not know is missing. */
+  async states(queue: string, ids: readonly string[]): Promise<Map<string, JobState>> {
+    const found = new Map<string, JobState>();
+    if (ids.length === 0) return found;
+    // One query for a whole batch (pg-boss's getJobById asks one at a time): its tables, pinned to the version checked at open.
+    const { rows } = await this.boss.getDb().executeSql(
+      `SELECT id::text AS id, state, output, retry_count AS "retryCount" FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[])
+       UNION ALL
+       SELECT id::text, state, output, retry_count FROM ${QUEUE_SCHEMA}.archive WHERE name = $1 AND id = ANY($2::uuid[])`,
+      [queue, [...ids]],
+    );
+    for (const row of rows as { id: string; state: JobState['state']; output: unknown; retryCount: number }[]) found.set(row.id, { state: row.state, output: row.output, retryCount: row.retryCount });
+    return found;
+  }
+
+  /** Cancels jobs (a worker that has one under way finishes its run, but cannot complete the job). */
+  async cancel(queue: string, ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.boss.cancel(queue, [...ids]);
+  }
+
+  /** Registers a cron schedule that sends one job a slot into `queue` (created if missing); pg-boss's clock sends it once across all instances. */
+  async schedule(queue: string, cron: string, timezone: string, data: object): Promise<void> {
+    await this.boss.createQueue(queue, { name: queue, policy: 'standard' });
+    // The singleton key makes a second send of the same slot (two clocks at once) a no-op.
+    await this.boss.schedule(queue, cron, data, { tz: timezone, singletonKey: queue, retryLimit: 0 });
+  }
+
+  async unschedule(queue: string): Promise<void> {
+    await this.boss.unschedule(queue);
+  }
+
+  /** Stops taking jobs; with `graceful`, waits (up to `timeoutMs`) for the handlers under way. */
+  async stop(options: { graceful: boolean; timeoutMs?: number }): Promise<void> {
+    await this.boss.stop({ graceful: options.graceful, wait: true, timeout: options.timeoutMs ?? 30_000 });
+  }
+}
+
+/**
+ * A queue schema that another pg-boss version made is refused before pg-boss touches it: pg-boss
+ * itself would migrate an older one in place and run on a newer one as if it were its own.
+ */
+async function checkQueueSchema(url: string, location: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'rote-queue' });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ table: string | null }>(`SELECT to_regclass($1) AS table`, [`${QUEUE_SCHEMA}.version`]);
+    if (!rows[0]?.table) return;
+    const version = Number((await client.query<{ version: string }>(`SELECT version FROM ${QUEUE_SCHEMA}.version`)).rows[0]?.version);
+    if (version === SCHEMA_VERSION) return;
+    const advice =
+      version > SCHEMA_VERSION
+        ? 'a newer rote made it: upgrade rote on this machine to the version the other workers run'
+        : `an older rote made it: let its workers finish the queue, then drop it (DROP SCHEMA ${QUEUE_SCHEMA} CASCADE) and rote makes a new one`;
+    throw new RoteError('store', `rote: the job queue at ${location} (schema ${QUEUE_SCHEMA}) is pg-boss schema version ${version}, and this rote runs version ${SCHEMA_VERSION}: ${advice}`);
+  } catch (error) {
+    if (RoteError.isInstance(error)) throw error;
+    throw new RoteError('store', `rote: cannot open the job queue at ${location}: ${explain(error)}`, { cause: error });
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function explain(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const message = messageOf(error);
+  if (code === '42501') return `the role may not create the queue's schema (${message}); grant it CREATE on the database (GRANT CREATE ON DATABASE ... TO ...), or have an owner start a worker once so the schema exists`;
+  if (code === 'ECONNREFUSED') return `nothing answers there (${message}); is the server running, and are the host and port right?`;
+  return message;
+}

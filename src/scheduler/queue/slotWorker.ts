@@ -1,0 +1,80 @@
+import { firstLineOf, messageOf } from '../../errors/messageOf.js';
+import type { Rote } from '../../rote.js';
+import type { ScheduleRow } from '../../store/scheduleStore.js';
+import type { BrowserSupply } from '../browserSupply.js';
+import { lastSlotBefore } from '../cronSlots.js';
+import { readSchedule } from '../scheduleSpec.js';
+import { runSlot } from '../slotRunner.js';
+import type { JobQueue } from './jobQueue.js';
+import { runJobOnQueue } from './runJobOnQueue.js';
+
+/** How often a worker reads the store's schedules to follow adds, pauses and removals. */
+const SYNC_MS = 15_000;
+
+/** The queue a schedule's slots are sent to: pg-boss keeps one cron schedule per queue name. */
+export function slotQueueOf(scheduleName: string): string {
+  return `rote-slot.${scheduleName}`;
+}
+
+export type SlotWorkerDeps = { rote: Rote; browsers: BrowserSupply; env: NodeJS.ProcessEnv; log: (line: string) => void; stop: AbortSignal; queue: JobQueue; url: string };
+
+/**
+ * A worker's side of the store's schedules on PostgreSQL. pg-boss's cron, running in every worker,
+ * sends one job per slot with the schedule's singleton key, once across all machines. The worker
+ * that takes it records the slot (a slot recorded already is not run again: the store's unique
+ * slot key), queues one job per row, waits for them and records the slot's end, as the daemon does.
+ * Every worker keeps pg-boss's schedules in step with the store's (added, paused, removed).
+ */
+export class SlotWorker {
+  private readonly working = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: SlotWorkerDeps) {}
+
+  async start(): Promise<void> {
+    await this.sync();
+    this.timer = setInterval(() => void this.sync(), SYNC_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async sync(): Promise<void> {
+    const { rote, queue, log } = this.deps;
+    try {
+      const rows = await rote.store.schedules.list();
+      const wanted = new Map(rows.filter((row) => row.enabled && 'schedule' in readSchedule(row)).map((row) => [slotQueueOf(row.name), row]));
+      for (const [name, row] of wanted) {
+        const signature = `${row.cron} ${row.timezone} ${row.updatedAt}`;
+        if (this.working.get(name) === signature) continue;
+        await queue.schedule(name, row.cron, row.timezone, { scheduleId: row.id });
+        if (!this.working.has(name)) await queue.work<{ scheduleId: string }>(name, 1, (job) => this.runSlotJob(job.data.scheduleId, job.createdOn));
+        this.working.set(name, signature);
+      }
+      for (const name of [...this.working.keys()].filter((name) => !wanted.has(name))) {
+        await queue.unschedule(name);
+        this.working.delete(name);
+      }
+    } catch (error) {
+      log(`could not read the schedules: ${firstLineOf(messageOf(error))}`);
+    }
+  }
+
+  private async runSlotJob(scheduleId: string, sentAt: Date): Promise<object> {
+    const { rote, log, stop, queue } = this.deps;
+    const row: ScheduleRow | undefined = (await rote.store.schedules.list()).find((candidate) => candidate.id === scheduleId);
+    const read = row ? readSchedule(row) : undefined;
+    if (!row || !read || !('schedule' in read) || !row.enabled) return { skipped: 'the schedule was removed or paused' };
+    // The slot the cron fired for: the latest at or before the moment pg-boss sent it.
+    const slotAt = lastSlotBefore(read.schedule.cron, read.schedule.timezone, sentAt.getTime() + 1) ?? sentAt.getTime();
+    const ended = await runSlot(
+      { ...this.deps, runRows: (job, signal) => runJobOnQueue(job, queue, rote.store, signal ? { stop: signal } : {}) , stop },
+      read.schedule,
+      row,
+      slotAt,
+    );
+    if (!ended) log(`${row.name}: slot ${new Date(slotAt).toISOString()} was taken by another worker`);
+    return ended ? { status: ended.status, runs: ended.summary?.runIds.length ?? 0 } : { taken: true };
+  }
+}

@@ -1,0 +1,88 @@
+import type { CommitRunInput, NewNodeRow, NodeRow } from './rows.js';
+import { withNodeDefaults } from './rows.js';
+
+/**
+ * Folds a run's new nodes into equal nodes that another run stored while this one ran. Two runs
+ * that meet the same new page at once both learn the same branch; without this the tree would
+ * hold it twice, and every later run would weigh two copies of each step. The store feeds it the
+ * stored children of each parent it asks for, inside the commit's transaction, after taking the
+ * task's write lock, so what it compares with is final.
+ *
+ * Nodes come in the order the run added them: a new node's parent is stored or comes earlier.
+ */
+export class BranchMerge {
+  /** New node id -> the stored node that stands for it. */
+  private readonly merged = new Map<string, string>();
+  private readonly kept = new Set<string>();
+  private readonly newIds: Set<string>;
+  private next = 0;
+
+  constructor(
+    private readonly nodes: readonly NewNodeRow[],
+    private readonly sameStep: (stored: NodeRow, fresh: NodeRow) => boolean,
+  ) {
+    this.newIds = new Set(nodes.map((node) => node.id));
+  }
+
+  /**
+   * The parent whose stored children decide the next new node, or undefined when every node is
+   * decided. A node under a new node that is kept has no stored siblings and is kept at once.
+   */
+  parentToRead(): { parentId: string | null } | undefined {
+    while (this.next < this.nodes.length) {
+      const parentId = this.mapped(this.nodes[this.next]!.parentId ?? null);
+      if (parentId === null || !this.newIds.has(parentId)) return { parentId };
+      if (!this.kept.has(parentId)) throw new Error(`new node ${this.nodes[this.next]!.id} comes before its parent ${parentId}`);
+      this.kept.add(this.nodes[this.next++]!.id);
+    }
+    return undefined;
+  }
+
+  /** The stored children of the parent `parentToRead` named. */
+  decide(storedChildren: readonly NodeRow[]): void {
+    const node = this.nodes[this.next++]!;
+    const fresh = this.remapped(node);
+    const equal = storedChildren.find((stored) => stored.id !== node.id && this.sameStep(stored, fresh));
+    if (equal) this.merged.set(node.id, equal.id);
+    else this.kept.add(node.id);
+  }
+
+  /** The commit with merged nodes left out and every reference to them pointing at the stored node. */
+  apply(input: CommitRunInput): CommitRunInput {
+    if (this.merged.size === 0) return input;
+    const map = (id: string | null | undefined) => (id === null || id === undefined ? id : this.mapped(id));
+    return {
+      ...input,
+      newNodes: (input.newNodes ?? []).filter((node) => !this.merged.has(node.id)).map((node) => this.remapped(node)),
+      nodeLinks: input.nodeLinks?.map((link) => ({ ...link, id: this.mapped(link.id), ...(link.resumeAtId !== undefined ? { resumeAtId: map(link.resumeAtId) ?? null } : {}) })),
+      steps: input.steps?.map((step) => ({ ...step, nodeId: map(step.nodeId) ?? null })),
+    };
+  }
+
+  private mapped(id: string): string;
+  private mapped(id: string | null): string | null;
+  private mapped(id: string | null): string | null {
+    return id === null ? null : (this.merged.get(id) ?? id);
+  }
+
+  private remapped(node: NewNodeRow): NodeRow {
+    const row = withNodeDefaults(node);
+    return { ...row, parentId: this.mapped(row.parentId), resumeAtId: this.mapped(row.resumeAtId) };
+  }
+}
+
+/** Runs a merge to the end with a synchronous reader of stored children (SQLite, inside its transaction). */
+export function mergeBranchSync(input: CommitRunInput, taskId: string, children: (taskId: string, parentId: string | null) => NodeRow[]): CommitRunInput {
+  if (!input.sameStep || !input.newNodes?.length) return input;
+  const merge = new BranchMerge(input.newNodes, input.sameStep);
+  for (let ask = merge.parentToRead(); ask; ask = merge.parentToRead()) merge.decide(children(taskId, ask.parentId));
+  return merge.apply(input);
+}
+
+/** The same with an asynchronous reader (PostgreSQL, inside its transaction). */
+export async function mergeBranch(input: CommitRunInput, taskId: string, children: (taskId: string, parentId: string | null) => Promise<NodeRow[]>): Promise<CommitRunInput> {
+  if (!input.sameStep || !input.newNodes?.length) return input;
+  const merge = new BranchMerge(input.newNodes, input.sameStep);
+  for (let ask = merge.parentToRead(); ask; ask = merge.parentToRead()) merge.decide(await children(taskId, ask.parentId));
+  return merge.apply(input);
+}

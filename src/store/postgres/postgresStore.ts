@@ -1,0 +1,316 @@
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { PoolClient } from 'pg';
+import { guardStoreAsync } from '../guard.js';
+import { isProcessAlive } from '../processAlive.js';
+import { mergeBranch } from '../branchMerge.js';
+import { stepImageKeys, stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type StepImageKey, type TaskRow, type TaskSummary } from '../rows.js';
+import { nodeFromDriver, type NodeColumns } from '../statements.js';
+import type { RunFilter, Store } from '../store.js';
+import { openPostgres, type PostgresDatabase } from './openPostgres.js';
+import { PostgresScheduleStore } from './postgresScheduleStore.js';
+import { blobs, nodes, runSteps, runs, tasks } from './schema.js';
+
+const nodeColumns = getTableColumns(nodes) as unknown as NodeColumns;
+const nodeList = (rows: Record<string, unknown>[]) => rows.map((raw) => nodeFromDriver(raw, nodeColumns));
+
+/** A transaction's handle: drizzle's, and the pg client under it for raw statements. */
+type Tx = Parameters<Parameters<PostgresDatabase['transaction']>[0]>[0];
+
+/**
+ * Raw SQL where the SQLite store has it too (children, subtree, getNode), mapped by nodeFromDriver
+ * so a damaged row is a miss, not a failed run. Named, so each connection prepares them once.
+ * A root's children are asked with IS NULL: `IS NOT DISTINCT FROM $2` would not use the index.
+ */
+const CHILDREN_ORDER = 'ORDER BY last_success_at DESC NULLS LAST, created_at ASC, id ASC';
+const CHILDREN_OF_ROOT = { name: 'rote_children_of_root', text: `SELECT * FROM nodes WHERE task_id = $1 AND parent_id IS NULL ${CHILDREN_ORDER}` };
+const CHILDREN_OF_NODE = { name: 'rote_children_of_node', text: `SELECT * FROM nodes WHERE task_id = $1 AND parent_id = $2 ${CHILDREN_ORDER}` };
+const GET_NODE = { name: 'rote_get_node', text: 'SELECT * FROM nodes WHERE id = $1' };
+const GET_BLOB = { name: 'rote_get_blob', text: 'SELECT bytes FROM blobs WHERE hash = $1' };
+/** Deeper than any run goes (runs are bounded by maxSteps); stops a damaged parent loop from walking forever. */
+const MAX_DEPTH = 10_000;
+
+/**
+ * The store on a PostgreSQL server that many processes and machines share. Commits are
+ * transactions; two commits that learn into the same task take the task's advisory lock in turn,
+ * so the second sees what the first stored and folds its equal new nodes into it (branchMerge.ts).
+ */
+export class PostgresStore implements Store {
+  readonly dialect = 'postgres';
+  readonly schedules: PostgresScheduleStore;
+  private closed = false;
+
+  private constructor(
+    readonly db: PostgresDatabase,
+    readonly location: string,
+  ) {
+    this.schedules = new PostgresScheduleStore(db, location);
+  }
+
+  static async open(url: string): Promise<PostgresStore> {
+    const { db, location } = await openPostgres(url);
+    const store = new PostgresStore(db, location);
+    try {
+      await store.markInterruptedRuns();
+      await store.schedules.markInterruptedSlots();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  getTask(id: string): Promise<TaskRow | undefined> {
+    return this.guard('read task', async () => (await this.db.select().from(tasks).where(eq(tasks.id, id)))[0]);
+  }
+
+  listTasks(): Promise<TaskSummary[]> {
+    return this.guard('list tasks', () =>
+      this.db
+        .select({ ...getTableColumns(tasks), nodes: count(nodes.id) })
+        .from(tasks)
+        .leftJoin(nodes, eq(nodes.taskId, tasks.id))
+        .groupBy(tasks.id)
+        .orderBy(asc(tasks.taskTemplate), asc(tasks.id)),
+    );
+  }
+
+  taskCount(): Promise<number> {
+    return this.guard('count tasks', async () => (await this.db.select({ n: count() }).from(tasks))[0]?.n ?? 0);
+  }
+
+  nodeCount(): Promise<number> {
+    return this.guard('count nodes', async () => (await this.db.select({ n: count() }).from(nodes))[0]?.n ?? 0);
+  }
+
+  getNode(id: string): Promise<NodeRow | undefined> {
+    return this.guard('read node', async () => nodeList((await this.db.$client.query({ ...GET_NODE, values: [id] })).rows)[0]);
+  }
+
+  children(taskId: string, parentId: string | null): Promise<NodeRow[]> {
+    return this.guard('read children', () => childrenVia((query) => this.db.$client.query(query), taskId, parentId));
+  }
+
+  subtree(taskId: string, rootParentId: string | null, limit: number): Promise<NodeRow[]> {
+    return this.guard('read subtree', async () => {
+      const result = await this.db.$client.query(
+        `WITH RECURSIVE sub(id, depth) AS (
+           SELECT id, 1 FROM nodes WHERE task_id = $1 AND ${rootParentId === null ? 'parent_id IS NULL' : 'parent_id = $2'}
+           UNION ALL
+           SELECT n.id, sub.depth + 1 FROM nodes n JOIN sub ON n.parent_id = sub.id WHERE n.task_id = $1 AND sub.depth < ${MAX_DEPTH}
+         )
+         SELECT n.* FROM sub JOIN nodes n ON n.id = sub.id ORDER BY sub.depth, n.created_at, n.id LIMIT ${rootParentId === null ? '$2' : '$3'}`,
+        rootParentId === null ? [taskId, Math.min(limit, Number.MAX_SAFE_INTEGER)] : [taskId, rootParentId, Math.min(limit, Number.MAX_SAFE_INTEGER)],
+      );
+      return nodeList(result.rows);
+    });
+  }
+
+  getBlob(hash: string): Promise<Buffer | undefined> {
+    return this.guard('read blob', async () => (await this.db.$client.query<{ bytes: Buffer }>({ ...GET_BLOB, values: [hash] })).rows[0]?.bytes);
+  }
+
+  beginRun(input: BeginRunInput): Promise<void> {
+    return this.guard(`begin run ${input.id}`, async () => {
+      await this.db.insert(runs).values({ host: hostname(), jobId: null, ...input, status: 'running' });
+    });
+  }
+
+  commitRun(input: CommitRunInput): Promise<void> {
+    return this.guard(`commit run ${input.run.id}`, () => this.db.transaction((tx) => this.commitIn(tx, input)));
+  }
+
+  markInterruptedRuns(): Promise<number> {
+    return this.guard('mark interrupted runs', async () => {
+      // Only this machine's pids can be asked; runs of other hosts are theirs to close (or the queue's).
+      const running = await this.db.select({ id: runs.id, pid: runs.pid }).from(runs).where(and(eq(runs.status, 'running'), eq(runs.host, hostname())));
+      let marked = 0;
+      for (const run of running.filter((row) => !isProcessAlive(row.pid))) {
+        const closed = await this.db
+          .update(runs)
+          .set({ status: 'interrupted', endedAt: Date.now(), error: `process ${run.pid} on ${hostname()} exited before the run finished` })
+          .where(and(eq(runs.id, run.id), eq(runs.status, 'running')));
+        marked += closed.rowCount ?? 0;
+      }
+      return marked;
+    });
+  }
+
+  markRunsOfJobInterrupted(jobId: string, reason: string): Promise<number> {
+    return this.guard(`close out the runs of job ${jobId}`, async () => {
+      const closed = await this.db.update(runs).set({ status: 'interrupted', endedAt: Date.now(), error: reason }).where(and(eq(runs.jobId, jobId), eq(runs.status, 'running')));
+      return closed.rowCount ?? 0;
+    });
+  }
+
+  listRuns(limit: number): Promise<RunRow[]> {
+    return this.guard('list runs', () => this.db.select().from(runs).orderBy(desc(runs.startedAt), desc(runs.id)).limit(limit));
+  }
+
+  findRuns(filter: RunFilter = {}): Promise<RunRow[]> {
+    return this.guard('find runs', async () => {
+      const conditions = [
+        filter.ids ? inArray(runs.id, [...filter.ids]) : undefined,
+        filter.since !== undefined ? gte(runs.startedAt, filter.since) : undefined,
+        filter.taskIds ? inArray(runs.taskId, [...filter.taskIds]) : undefined,
+        filter.jobIds ? inArray(runs.jobId, [...filter.jobIds]) : undefined,
+      ].filter((condition) => condition !== undefined);
+      const query = this.db.select().from(runs).where(and(...conditions)).orderBy(desc(runs.startedAt), desc(runs.id));
+      return filter.limit !== undefined ? query.limit(filter.limit) : query;
+    });
+  }
+
+  runIdsStartingWith(prefix: string, limit = 10): Promise<string[]> {
+    return this.guard('find run ids', async () =>
+      (await this.db.select({ id: runs.id }).from(runs).where(and(gte(runs.id, prefix), lt(runs.id, `${prefix}\uffff`))).limit(limit)).map((row) => row.id),
+    );
+  }
+
+  stepsOfRuns(runIds: readonly string[]): Promise<RunStepRow[]> {
+    return this.guard('read steps of runs', async () => {
+      if (runIds.length === 0) return [];
+      return this.db.select().from(runSteps).where(inArray(runSteps.runId, [...runIds])).orderBy(asc(runSteps.runId), asc(runSteps.idx), asc(runSteps.id));
+    });
+  }
+
+  runSteps(runId: string): Promise<RunStepRow[]> {
+    return this.guard('read run steps', () => this.db.select().from(runSteps).where(eq(runSteps.runId, runId)).orderBy(asc(runSteps.idx), asc(runSteps.id)));
+  }
+
+  importTrajectories(items: readonly ImportedTrajectory[]): Promise<void> {
+    return this.guard(`import ${items.length} trajectories`, () =>
+      this.db.transaction(async (tx) => {
+        for (const item of items) {
+          await lockTask(tx, item.task.id);
+          await this.writeTrajectory(tx, item.task, item.blobs ?? [], item.nodes, Date.now(), { keepExisting: true });
+        }
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.$client.end();
+  }
+
+  private async commitIn(tx: Tx, committed: CommitRunInput): Promise<void> {
+    const now = Date.now();
+    const taskId = committed.task?.id ?? committed.newNodes?.[0]?.taskId;
+    if (taskId !== undefined) await lockTask(tx, taskId);
+    const input = taskId === undefined ? committed : await mergeBranch(committed, taskId, (task, parentId) => childrenVia((query) => clientOf(tx).query(query), task, parentId));
+    await this.writeTrajectory(tx, input.task, input.blobs ?? [], input.newNodes ?? [], now);
+    for (const stat of input.nodeStats ?? []) {
+      const updated = await tx
+        .update(nodes)
+        .set({
+          hits: sql`${nodes.hits} + ${stat.hit ? 1 : 0}`,
+          misses: sql`${nodes.misses} + ${stat.hit ? 0 : 1}`,
+          lastUsedAt: stat.usedAt,
+          ...(stat.succeeded ? { lastSuccessAt: stat.usedAt } : {}),
+        })
+        .where(eq(nodes.id, stat.id));
+      if (!updated.rowCount) throw new Error(`node ${stat.id} (in nodeStats) does not exist`);
+    }
+    for (const link of input.nodeLinks ?? []) {
+      const [stored] = await tx.select({ state: nodes.state }).from(nodes).where(eq(nodes.id, link.id)).for('update');
+      if (!stored) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
+      // The end URL is merged in here, not with jsonb_set: the state text keeps its key order, as on SQLite.
+      const state = link.endUrl !== undefined ? { ...((stored.state as Record<string, unknown> | null) ?? {}), endUrl: link.endUrl } : undefined;
+      await tx
+        .update(nodes)
+        .set({
+          ...(link.resumeAtId !== undefined ? { resumeAtId: link.resumeAtId } : {}),
+          ...(link.endsRun !== undefined ? { endsRun: link.endsRun } : {}),
+          ...(state ? { state } : {}),
+        })
+        .where(eq(nodes.id, link.id));
+    }
+    const { id, ...finished } = input.run;
+    const updated = await tx
+      .update(runs)
+      .set({ ...finished, screenshotHash: input.run.screenshotHash ?? null })
+      .where(eq(runs.id, id));
+    if (!updated.rowCount) throw new Error(`run ${id} was never begun (call beginRun first)`);
+    const steps = (input.steps ?? []).map((step) => ({ ...noImages, ...stripUndefined(step) }));
+    if (steps.length > 0) await tx.insert(runSteps).values(steps);
+  }
+
+  private async writeTrajectory(tx: Tx, task: TaskRow | undefined, newBlobs: readonly NewBlob[], newNodes: readonly NewNodeRow[], now: number, options: { keepExisting?: boolean } = {}): Promise<void> {
+    if (task) {
+      const [stored] = await tx.select().from(tasks).where(eq(tasks.id, task.id));
+      const row = {
+        ...task,
+        createdAt: stored?.createdAt ?? task.createdAt,
+        paramNames: [...new Set([...(stored?.paramNames ?? []), ...task.paramNames])],
+        paramSchema: stored?.paramSchema || task.paramSchema ? { ...(stored?.paramSchema ?? {}), ...(task.paramSchema ?? {}) } : null,
+        updatedAt: Math.max(stored?.updatedAt ?? 0, task.updatedAt),
+      };
+      const { id, createdAt, ...changes } = row;
+      await tx.insert(tasks).values(row).onConflictDoUpdate({ target: tasks.id, set: changes });
+      void id;
+      void createdAt;
+    }
+    for (const blob of newBlobs) {
+      const actual = createHash('sha256').update(blob.bytes).digest('hex');
+      if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
+      await tx.insert(blobs).values({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now }).onConflictDoNothing();
+    }
+    for (const node of newNodes) {
+      const row = withNodeDefaults(node);
+      if (!options.keepExisting) {
+        await tx.insert(nodes).values(row);
+        continue;
+      }
+      const [stored] = await tx.select({ taskId: nodes.taskId }).from(nodes).where(eq(nodes.id, node.id));
+      if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
+      await tx
+        .insert(nodes)
+        .values(row)
+        .onConflictDoUpdate({
+          target: nodes.id,
+          set: {
+            parentId: sql`excluded.parent_id`,
+            resumeAtId: sql`coalesce(excluded.resume_at_id, ${nodes.resumeAtId})`,
+            action: sql`excluded.action`,
+            intent: sql`excluded.intent`,
+            url: sql`excluded.url`,
+            fingerprint: sql`excluded.fingerprint`,
+            box: sql`excluded.box`,
+            cropHash: sql`excluded.crop_hash`,
+            cropRect: sql`excluded.crop_rect`,
+            masks: sql`excluded.masks`,
+            state: sql`excluded.state`,
+            endsRun: sql`excluded.ends_run OR ${nodes.endsRun}`,
+          },
+        });
+    }
+  }
+
+  private guard<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    return guardStoreAsync(this.location, operation, fn);
+  }
+}
+
+/**
+ * Serializes the commits that learn into one task, until the transaction ends. Commits of other
+ * tasks go on in parallel. hashtextextended maps the key to the lock's 64-bit space.
+ */
+async function lockTask(tx: Tx, taskId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${taskId}, 0))`);
+}
+
+type Query = { name: string; text: string; values: unknown[] };
+
+async function childrenVia(run: (query: Query) => Promise<{ rows: Record<string, unknown>[] }>, taskId: string, parentId: string | null): Promise<NodeRow[]> {
+  const query = parentId === null ? { ...CHILDREN_OF_ROOT, values: [taskId] } : { ...CHILDREN_OF_NODE, values: [taskId, parentId] };
+  return nodeList((await run(query)).rows);
+}
+
+/** The pg client a drizzle transaction runs on: raw statements inside it must use this connection. */
+function clientOf(tx: Tx): PoolClient {
+  return (tx as unknown as { session: { client: PoolClient } }).session.client;
+}
+
+const noImages = Object.fromEntries(stepImageKeys.map((key) => [key, null])) as Record<StepImageKey, null>;
