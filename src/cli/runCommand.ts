@@ -9,6 +9,7 @@ import { specFrom, type JobArgs } from './jobArgs.js';
 import { describeTotals, firstProblem, summarizeJob, type JobSummary } from '../scheduler/jobSummary.js';
 import { prepareJob, type PreparedJob } from '../scheduler/prepareJob.js';
 import { runJob, type JobHooks, type JobResult } from '../scheduler/runJob.js';
+import type { JobQueue } from '../scheduler/queue/jobQueue.js';
 import { ROWS_FORMATS, rowsFormatOf, writeRowsFile } from '../scheduler/rowsFile.js';
 import { batchProgress } from './batchProgress.js';
 import { formatTable } from './table.js';
@@ -40,31 +41,34 @@ export async function runCommand(taskReference: string, options: RunCommandOptio
     if (options.retryFailed !== undefined && !rowsFormatOf(options.retryFailed)) throw new RoteError('invalid-argument', `${where}: --retry-failed "${options.retryFailed}" must end in ${ROWS_FORMATS.join(', ')} (the rows are written in that format, to run again with --rows)`);
     if (spec.report !== undefined) checkReportFolder(spec.report, where);
     const rote = await Rote.open({ store: options.store });
+    let queue: JobQueue | undefined;
     try {
+      // Rows on a PostgreSQL store go through its queue, opened (and its version checked) before anything else is done.
+      if (rote.store.dialect === 'postgres' && spec.rowsFile !== undefined) queue = await openQueue(options.store);
       const job = await prepareJob(spec, rote.store, io.env, where);
-      return await execute(job, rote, options, io);
+      return await execute(job, rote, queue, options, io);
     } finally {
+      await queue?.stop({ graceful: false });
       await rote.close();
     }
   });
 }
 
-async function execute(job: PreparedJob, rote: Rote, options: RunCommandOptions, io: RunIo): Promise<number> {
+async function execute(job: PreparedJob, rote: Rote, queue: JobQueue | undefined, options: RunCommandOptions, io: RunIo): Promise<number> {
   const json = options.json ?? false;
   const say = (line: string) => {
     if (!json) io.out(`${line}\n`);
   };
   const { spec } = job;
   say(`${job.rows.length === 1 ? 'Running' : `Running ${job.rows.length} rows of`} "${job.task.taskTemplate}" (task ${job.task.id.slice(0, 12)}) on ${job.url}`);
-  say(`Agent: ${job.agent.description}. Mode ${spec.mode}${job.rows.length > 1 ? `, ${spec.concurrency} at once` : ''}.`);
-  const queued = rote.store.dialect === 'postgres' && spec.rowsFile !== undefined;
+  say(`Agent: ${job.agent.description}. Mode ${spec.mode}${job.rows.length > 1 && !queue ? `, ${spec.concurrency} at once` : ''}.`);
   const progress = batchProgress(job.rows.length, { json, ...(io.stderr ? { stream: io.stderr } : {}) });
   const stopping = new AbortController();
   const unsubscribe = io.onStop?.(() => stopping.abort('stopped by the user (Ctrl+C)')) ?? (() => undefined);
   let summary: JobSummary;
   try {
     const hooks = { stop: stopping.signal, onRowEnd: (outcome: RowOutcome) => progress.rowEnded(outcome, willRetry(outcome, spec)) };
-    const result = queued ? await runOnQueue(job, rote, options.store, hooks, say) : await runInProcess(job, rote, hooks);
+    const result = queue ? await runOnQueue(job, rote, queue, hooks, say) : await runInProcess(job, rote, hooks);
     summary = summarizeJob(job, result);
   } finally {
     progress.stop();
@@ -96,19 +100,18 @@ async function runInProcess(job: PreparedJob, rote: Rote, hooks: JobHooks): Prom
 }
 
 /** On PostgreSQL: one queue job per row, for `rote worker` processes on any machine; this process waits for them. */
-async function runOnQueue(job: PreparedJob, rote: Rote, url: string, hooks: JobHooks, say: (line: string) => void): Promise<JobResult> {
-  // Loaded here: the embedded default never needs pg-boss.
-  const { JobQueue } = await import('../scheduler/queue/jobQueue.js');
+async function runOnQueue(job: PreparedJob, rote: Rote, queue: JobQueue, hooks: JobHooks, say: (line: string) => void): Promise<JobResult> {
   const { runJobOnQueue } = await import('../scheduler/queue/runJobOnQueue.js');
-  const queue = await JobQueue.open(url);
-  try {
-    return await runJobOnQueue(job, queue, rote.store, {
-      ...hooks,
-      onQueued: (batch, ids) => say(`Queued ${ids.length} row${ids.length === 1 ? '' : 's'} as batch ${batch.slice(0, 8)} on ${queue.location}; rote worker processes run them (rote worker --store URL).`),
-    });
-  } finally {
-    await queue.stop({ graceful: false });
-  }
+  return runJobOnQueue(job, queue, rote.store, {
+    ...hooks,
+    onQueued: (batch, ids) => say(`Queued ${ids.length} row${ids.length === 1 ? '' : 's'} as batch ${batch.slice(0, 8)} on ${queue.location}; rote worker processes run them (rote worker --store URL).`),
+  });
+}
+
+/** Loaded only for a PostgreSQL store: the embedded default never needs pg-boss. */
+async function openQueue(url: string): Promise<JobQueue> {
+  const { JobQueue } = await import('../scheduler/queue/jobQueue.js');
+  return JobQueue.open(url);
 }
 
 function willRetry(outcome: RowOutcome, spec: JobSpec): boolean {

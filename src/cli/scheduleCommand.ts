@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPostgresUrl } from '../store/store.js';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { checkReportFolder } from '../report/writeReport.js';
@@ -9,8 +10,8 @@ import { checkCron, nextSlot } from '../scheduler/cronSlots.js';
 import type { JobSpec } from '../scheduler/jobSpec.js';
 import { parseOnFailure } from '../scheduler/notify.js';
 import { isRecordingFolder, prepareJob } from '../scheduler/prepareJob.js';
-import { readSchedule, SCHEDULE_NAME } from '../scheduler/scheduleSpec.js';
-import { runSlot } from '../scheduler/slotRunner.js';
+import { readSchedule, SCHEDULE_NAME, type Schedule } from '../scheduler/scheduleSpec.js';
+import { runSlot, type SlotDeps, type SlotEnded } from '../scheduler/slotRunner.js';
 import type { ScheduleRow } from '../store/scheduleStore.js';
 import { specFrom, type JobArgs } from './jobArgs.js';
 import { openExistingStore } from './storeArgument.js';
@@ -35,6 +36,9 @@ export async function scheduleAdd(name: string, task: string, options: ScheduleA
     if (!SCHEDULE_NAME.test(name)) throw new RoteError('invalid-argument', `${where}: the name must be 1 to 64 letters, digits, ., _ or -, starting with a letter or digit`);
     const timezone = options.tz ?? 'UTC';
     checkCron(options.cron, timezone, where);
+    if (isPostgresUrl(options.store) && options.cron.trim().split(/\s+/).length > 5) {
+      throw new RoteError('invalid-argument', `${where}: cron ${JSON.stringify(options.cron)} has a seconds field; on a PostgreSQL store slots are sent by pg-boss's cron, which fires at most once a minute: give five fields (minute hour day month weekday)`);
+    }
     const spec = absolutePaths(specFrom(task, options, where));
     if (spec.report !== undefined) checkReportFolder(spec.report, where);
     const onFailure = options.onFailure === undefined ? null : parseOnFailure(options.onFailure);
@@ -139,7 +143,8 @@ export function scheduleRunNow(name: string, options: { store: string; json?: bo
       if ('problem' in read) throw new RoteError('invalid-argument', `rote schedule run-now: ${read.problem}`);
       // One slot of a schedule at a time, whoever runs it: the daemon's slot under way is not doubled.
       if (await rote.store.schedules.isRunning(row.id)) throw new RoteError('invalid-argument', `rote schedule run-now: a slot of "${name}" is running now (rote schedule show ${name}); run it again when that one has ended`);
-      const ended = await runSlot({ rote, env: io.env, browsers, log: (line) => (options.json ? undefined : io.out(`${line}\n`)) }, read.schedule, row, Date.now(), 'manual');
+      const log = (line: string) => (options.json ? undefined : io.out(`${line}\n`));
+      const ended = await runSlotHere({ rote, env: io.env, browsers, log }, options.store, read.schedule, row);
       if (!ended) throw new RoteError('internal', `rote schedule run-now: the slot was taken by another process`);
       if (options.json) io.out(`${JSON.stringify(ended)}\n`);
       return ended.status === 'succeeded' ? 0 : 1;
@@ -148,6 +153,19 @@ export function scheduleRunNow(name: string, options: { store: string; json?: bo
       await rote.close();
     }
   });
+}
+
+/** A run-now slot: its rows in this process on SQLite, through the queue (the workers) on PostgreSQL. */
+async function runSlotHere(deps: SlotDeps, store: string, schedule: Schedule, row: ScheduleRow): Promise<SlotEnded | undefined> {
+  if (!isPostgresUrl(store)) return runSlot(deps, schedule, row, Date.now(), 'manual');
+  const { JobQueue } = await import('../scheduler/queue/jobQueue.js');
+  const { runJobOnQueue } = await import('../scheduler/queue/runJobOnQueue.js');
+  const queue = await JobQueue.open(store);
+  try {
+    return await runSlot({ ...deps, runRows: (job, stop) => runJobOnQueue(job, queue, deps.rote.store, stop ? { stop } : {}) }, schedule, row, Date.now(), 'manual');
+  } finally {
+    await queue.stop({ graceful: false });
+  }
 }
 
 function existing(row: ScheduleRow | undefined, name: string, verb: string): ScheduleRow {

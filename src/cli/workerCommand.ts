@@ -1,4 +1,5 @@
 import { RoteError } from '../errors/roteError.js';
+import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { Rote } from '../rote.js';
 import { MAX_CONCURRENCY } from '../scheduler/jobSpec.js';
 import { unattendedBrowsers } from '../scheduler/browserSupply.js';
@@ -26,6 +27,10 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<numb
   return exitOnUsage((text) => void process.stderr.write(text), async () => {
     if (!isPostgresUrl(options.store)) throw new RoteError('invalid-argument', `${where}: --store must be a postgres:// URL (a worker takes jobs from a PostgreSQL store's queue; a SQLite store runs its rows in the rote run process), got ${JSON.stringify(options.store)}`);
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > MAX_CONCURRENCY) throw new RoteError('invalid-argument', `${where}: --concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${options.concurrency}`);
+    // pg-boss 10 does not await a job's completion: with the server gone at that moment it rejects
+    // unhandled, which would end the worker. Said and survived: the job expires and runs again.
+    const unhandled = (reason: unknown) => log(`the queue lost a job's completion: ${firstLineOf(messageOf(reason))}`);
+    process.on('unhandledRejection', unhandled);
     const rote = await Rote.open({ store: options.store });
     let queue: JobQueue | undefined;
     const browsers = unattendedBrowsers({ headless: !options.headed });
@@ -51,6 +56,7 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<numb
       await queue?.stop({ graceful: false }).catch(() => {});
       await browsers.close();
       await rote.close();
+      process.off('unhandledRejection', unhandled);
     }
   });
 }

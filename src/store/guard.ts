@@ -26,6 +26,6 @@ export async function guardStoreAsync<T>(location: string, operation: string, fn
  * The server's own error under drizzle's "Failed query: <sql> params: <values>" wrapper: the
  * values are a row's contents, which no message may carry (a log or a report would keep them).
  */
-function serverError(error: unknown): unknown {
+export function serverError(error: unknown): unknown {
   return error instanceof Error && error.message.startsWith('Failed query:') && error.cause instanceof Error ? error.cause : error;
 }

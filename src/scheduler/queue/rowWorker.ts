@@ -18,6 +18,9 @@ export type RowWorkerDeps = {
   stop: AbortSignal;
 };
 
+/** How long before its job's expiry a worker stops a row that is still under way. */
+const WATCHDOG_LEAD_S = 15;
+
 /** Thrown to give a row's job back to the queue (pg-boss retries it); its message is the job's output. */
 export class RowRetry extends Error {
   constructor(readonly outcome: RowOutcome) {
@@ -42,8 +45,11 @@ export async function runRowJob(deps: RowWorkerDeps, job: QueuedJob<unknown>): P
   const earlier = await rote.store.findRuns({ jobIds: [job.id] });
   const attempt = earlier.filter((run) => run.status !== 'running' && run.status !== 'interrupted').length + 1;
   let outcome: RowOutcome;
+  // The worker gives the row up before pg-boss would take it for dead and hand it to another worker:
+  // the run ends before its next step, recorded interrupted, and the job goes back to the queue.
+  const watchdog = AbortSignal.any([deps.stop, AbortSignal.timeout(Math.max(1, job.expireInSeconds - WATCHDOG_LEAD_S) * 1000)]);
   try {
-    outcome = await runRow(deps, data, job.id, attempt);
+    outcome = await runRow({ ...deps, stop: watchdog }, data, job.id, attempt);
   } catch (error) {
     const code = RoteError.isInstance(error) ? error.code : 'internal';
     outcome = failedBeforeRun(data.row, attempt, code, firstLineOf(messageOf(error)));

@@ -66,8 +66,11 @@ export class SlotWorker {
     const row: ScheduleRow | undefined = (await rote.store.schedules.list()).find((candidate) => candidate.id === scheduleId);
     const read = row ? readSchedule(row) : undefined;
     if (!row || !read || !('schedule' in read) || !row.enabled) return { skipped: 'the schedule was removed or paused' };
-    // The slot the cron fired for: the latest at or before the moment pg-boss sent it.
+    // The slot the cron fired for: the latest at or before the moment pg-boss sent it. pg-boss sends
+    // the minute just past when a schedule is new; a slot from before the schedule was added or
+    // resumed is not owed (as with the daemon), so it is left unrecorded.
     const slotAt = lastSlotBefore(read.schedule.cron, read.schedule.timezone, sentAt.getTime() + 1) ?? sentAt.getTime();
+    if (slotAt < row.updatedAt) return { skipped: `the slot ${new Date(slotAt).toISOString()} is from before the schedule was added or resumed` };
     const ended = await runSlot(
       { ...this.deps, runRows: (job, signal) => runJobOnQueue(job, queue, rote.store, signal ? { stop: signal } : {}) , stop },
       read.schedule,

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { RoteError } from '../../errors/roteError.js';
 import { messageOf } from '../../errors/messageOf.js';
 import { migrationsFolder } from '../open.js';
+import { serverError } from '../guard.js';
 import * as schema from './schema.js';
 
 export type PostgresDatabase = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -97,7 +98,8 @@ async function appliedUpTo(pool: pg.Pool): Promise<number> {
 }
 
 /** Server errors in words a person can act on: which class of problem, and what to change. */
-function explain(error: unknown): string {
+function explain(thrown: unknown): string {
+  const error = serverError(thrown);
   const code = (error as { code?: unknown }).code;
   const message = messageOf(error);
   switch (code) {
