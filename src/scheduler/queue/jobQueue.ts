@@ -55,6 +55,8 @@ export class JobQueue {
       max: 4,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 10,
       schedule: options.schedule ?? false,
+      // How soon after its minute a slot is sent (pg-boss's default is 30 s); one instance at a time looks.
+      cronMonitorIntervalSeconds: 10,
       supervise: true,
     });
     // pg-boss reports background trouble (a lost connection) as events; they must not crash a worker.

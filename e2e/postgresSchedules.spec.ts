@@ -1,0 +1,57 @@
+import { writeFileSync } from 'node:fs';
+import { expect } from '@playwright/test';
+import { startIntakeApp } from '../src/demo/app/server.js';
+import { openStore } from '../src/store/store.js';
+import type { SlotRow } from '../src/store/scheduleStore.js';
+import { cli, startCli } from './support/cliProcess.js';
+import { pgTest as test } from './support/postgresTest.js';
+import { patients, patientsCsv, serverProblems } from './support/unattended.js';
+
+/**
+ * A schedule on a PostgreSQL store: pg-boss's cron, running in each of two workers, sends the
+ * minute's slot once; one worker records it and queues its rows, which both workers run. The slot
+ * is recorded once, every row submitted once; a seconds-level cron is refused on this store.
+ */
+test('a schedule every minute on two workers: one slot a minute, recorded once, its rows submitted once each', async ({ pgStore }, testInfo) => {
+  test.setTimeout(240_000);
+  const app = await startIntakeApp();
+  const workers = [startCli(['worker', '--store', pgStore, '--concurrency', '1']), startCli(['worker', '--store', pgStore, '--concurrency', '1'])];
+  try {
+    expect((await cli(['import', 'recordings/intake', '--store', pgStore])).code).toBe(0);
+    const rows = patients(3);
+    const csv = testInfo.outputPath('rows.csv');
+    writeFileSync(csv, patientsCsv(rows));
+    const seconds = await cli(['schedule', 'add', 'fast', 'recordings/intake', '--cron', '*/10 * * * * *', '--url', app.url, '--rows', csv, '--store', pgStore]);
+    expect(seconds.code).toBe(2);
+    expect(seconds.stderr).toContain("has a seconds field; on a PostgreSQL store slots are sent by pg-boss's cron, which fires at most once a minute");
+
+    const added = await cli(['schedule', 'add', 'minutely', 'recordings/intake', '--cron', '* * * * *', '--url', app.url, '--rows', csv, '--store', pgStore]);
+    expect(added.code, added.stderr).toBe(0);
+    await Promise.all(workers.map((worker) => worker.waitFor(/rote worker \(process \d+\)/, 60_000)));
+    // The first whole minute after the schedule was added: sent within the cron monitor's 10 s, then 3 rows.
+    await Promise.race(workers.map((worker) => worker.waitFor(/minutely: slot \S+ succeeded/, 150_000)));
+    const pause = await cli(['schedule', 'pause', 'minutely', '--store', pgStore]);
+    expect(pause.code).toBe(0);
+
+    const store = await openStore(pgStore);
+    let slots: SlotRow[];
+    try {
+      const schedule = (await store.schedules.byName('minutely'))!;
+      slots = await store.schedules.slots(schedule.id, 10);
+    } finally {
+      await store.close();
+    }
+    const succeeded = slots.filter((slot) => slot.status === 'succeeded');
+    expect(succeeded.length).toBeGreaterThanOrEqual(1);
+    // One record a minute: the unique slot key holds across workers (a second send of a minute is not run).
+    expect(new Set(slots.map((slot) => slot.slotAt)).size).toBe(slots.length);
+    for (const slot of slots) expect(slot.slotAt % 60_000).toBe(0);
+    expect(succeeded[0]!.summary).toMatchObject({ rows: 3, succeeded: 3 });
+    expect(serverProblems(app, rows)).toEqual([]);
+    for (const patient of rows) expect(app.submissions.filter((submission) => submission.fields.last_name === patient.lastName)).toHaveLength(succeeded.length);
+  } finally {
+    for (const worker of workers) worker.child.kill('SIGTERM');
+    expect(await Promise.all(workers.map((worker) => worker.exited()))).toEqual([0, 0]);
+    await app.close();
+  }
+});
