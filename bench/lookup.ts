@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeRef, ROOT } from '../src/engine/cursor.js';
 import { TrajectoryView } from '../src/engine/trajectoryView.js';
 import { SqliteStore } from '../src/store/sqliteStore.js';
+import type { Store } from '../src/store/store.js';
 import { quantile, round } from './stats.js';
+import { storeSyntheticTrajectories, type StoredTrajectories } from './syntheticTrajectories.js';
 
 export type LookupFigures = { trajectories: number; nodes: number; lookups: number; p50Ms: number; p99Ms: number; fileBytes: number };
 
@@ -19,53 +20,10 @@ export async function measureLookup(trajectories: number, steps: number, lookups
   const path = join(dir, 'rote.db');
   const store = await SqliteStore.open(path);
   try {
-    const keys: string[] = [];
-    const firstNodes: string[] = [];
-    const now = Date.now();
     store.db.$client.pragma('cache_size = -262144');
     // Filled through the store's own prepared statements, many trajectories per transaction.
-    for (let from = 0; from < trajectories; from += 5_000) {
-      const batch = [];
-      for (let index = from; index < Math.min(trajectories, from + 5_000); index++) {
-        const key = `task-${index.toString(36)}-${randomUUID().slice(0, 8)}`;
-        keys.push(key);
-        const trajectory = [];
-        let parentId: string | null = null;
-        for (let step = 0; step < steps; step++) {
-          const id = randomUUID();
-          if (step === 0) firstNodes.push(id);
-          trajectory.push({
-            id,
-            taskId: key,
-            parentId,
-            action: step % 2 === 0 ? { type: 'click', x: 100 + step, y: 200, button: 'left' } : { type: 'type', text: `{{field${step}}}` },
-            intent: `Fill field ${step}`,
-            url: `http://127.0.0.1:1/app/${index % 50}`,
-            fingerprint: { role: 'textbox', name: `Field ${step}`, tag: 'input', inputType: 'text' },
-            box: { x: 100, y: 200 + step * 30, width: 260, height: 22 },
-            cropRect: { x: -6, y: -6, width: 272, height: 34 },
-            masks: [],
-            state: { matches: 1, context: null, ahead: [], valueHashes: {} },
-            endsRun: step === steps - 1,
-            createdAt: now,
-          });
-          parentId = id;
-        }
-        batch.push({ task: { id: key, taskTemplate: `Task ${index} {{name}}`, tags: [], startUrl: 'http://127.0.0.1:1/app', paramNames: [], paramSchema: null, createdAt: now, updatedAt: now }, nodes: trajectory });
-      }
-      await store.importTrajectories(batch);
-    }
-    const timings: number[] = [];
-    for (let lookup = 0; lookup < lookups; lookup++) {
-      const pick = Math.floor(Math.random() * keys.length);
-      const started = performance.now();
-      const task = await store.getTask(keys[pick]!);
-      const view = new TrajectoryView(store, keys[pick]!);
-      const first = await view.candidatesAfter(ROOT);
-      const next = await view.candidatesAfter(nodeRef(firstNodes[pick]!));
-      timings.push(performance.now() - started);
-      if (!task || first.length !== 1 || next.length !== (steps > 1 ? 1 : 0)) throw new Error('lookup benchmark: a stored trajectory did not read back');
-    }
+    const stored = await storeSyntheticTrajectories(store, trajectories, steps);
+    const timings = await timeLookups(store, stored, steps, lookups);
     return {
       trajectories,
       nodes: trajectories * steps,
@@ -78,4 +36,25 @@ export async function measureLookup(trajectories: number, steps: number, lookups
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Times `lookups` lookups of randomly picked stored trajectories, each what a replayed step reads:
+ * the task row, then the candidates after the start and after the first node, through a fresh
+ * TrajectoryView (so nothing is cached between picks). Milliseconds, one per lookup.
+ */
+export async function timeLookups(store: Store, stored: StoredTrajectories, steps: number, lookups: number): Promise<number[]> {
+  const timings: number[] = [];
+  for (let lookup = 0; lookup < lookups; lookup++) {
+    const pick = Math.floor(Math.random() * stored.keys.length);
+    const key = stored.keys[pick]!;
+    const started = performance.now();
+    const task = await store.getTask(key);
+    const view = new TrajectoryView(store, key);
+    const first = await view.candidatesAfter(ROOT);
+    const next = await view.candidatesAfter(nodeRef(stored.firstNodes[pick]!));
+    timings.push(performance.now() - started);
+    if (!task || first.length !== 1 || next.length !== (steps > 1 ? 1 : 0)) throw new Error('lookup benchmark: a stored trajectory did not read back');
+  }
+  return timings;
 }

@@ -40,6 +40,15 @@ const test = pgTest.extend<{ app: IntakeApp; front: HoldingProxy; dir: string }>
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function startWorkers(store: string, count: number): Promise<RunningCli[]> {
   const workers = Array.from({ length: count }, () => startCli(['worker', '--store', store, '--concurrency', '1']));
   await Promise.all(workers.map((worker) => worker.waitFor(/rote worker \(process \d+\)/, 60_000)));
@@ -87,15 +96,10 @@ test('30 rows on 3 workers: each submitted once, with its values; a worker SIGKI
     const killed = workers.find((worker) => worker.child.pid === killedPid);
     expect(killed, `the run's pid ${killedPid} is one of the workers`).toBeDefined();
     const browserPids = (await childPids(killedPid)).map((child) => child.pid);
+    expect(browserPids.length).toBeGreaterThan(0);
     killed!.child.kill('SIGKILL');
-    // Its browser goes with it (its pipe to the worker closes); one left behind would still hold the post.
-    for (const pid of browserPids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
+    // Its browser goes with it (its pipe to the worker closes): no orphan is left holding the post.
+    await expect.poll(() => browserPids.filter(isAlive), { timeout: 15_000 }).toEqual([]);
 
     const code = await run.exited();
     expect(code, run.output).toBe(0);

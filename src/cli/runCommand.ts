@@ -68,7 +68,7 @@ async function execute(job: PreparedJob, rote: Rote, queue: JobQueue | undefined
   let summary: JobSummary;
   try {
     const hooks = { stop: stopping.signal, onRowEnd: (outcome: RowOutcome) => progress.rowEnded(outcome, willRetry(outcome, spec)) };
-    const result = queue ? await runOnQueue(job, rote, queue, hooks, say) : await runInProcess(job, rote, hooks);
+    const result = queue ? await runOnQueue(job, rote, queue, hooks, say, io) : await runInProcess(job, rote, hooks);
     summary = summarizeJob(job, result);
   } finally {
     progress.stop();
@@ -100,11 +100,13 @@ async function runInProcess(job: PreparedJob, rote: Rote, hooks: JobHooks): Prom
 }
 
 /** On PostgreSQL: one queue job per row, for `rote worker` processes on any machine; this process waits for them. */
-async function runOnQueue(job: PreparedJob, rote: Rote, queue: JobQueue, hooks: JobHooks, say: (line: string) => void): Promise<JobResult> {
+async function runOnQueue(job: PreparedJob, rote: Rote, queue: JobQueue, hooks: JobHooks, say: (line: string) => void, io: RunIo): Promise<JobResult> {
   const { runJobOnQueue } = await import('../scheduler/queue/runJobOnQueue.js');
   return runJobOnQueue(job, queue, rote.store, {
     ...hooks,
     onQueued: (batch, ids) => say(`Queued ${ids.length} row${ids.length === 1 ? '' : 's'} as batch ${batch.slice(0, 8)} on ${queue.location}; rote worker processes run them (rote worker --store URL).`),
+    // Said on stderr even with --json: stdout carries only the summary there.
+    onNoWorker: (waited) => io.err(`rote run: no worker has taken a row in ${Math.round(waited / 1000)} s; is one running? (rote worker --store URL on a machine with a browser)\n`),
   });
 }
 

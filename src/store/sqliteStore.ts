@@ -106,7 +106,7 @@ export class SqliteStore implements Store {
 
   /** Written before the run does anything, so a killed process still leaves a 'running' row. */
   async beginRun(input: BeginRunInput): Promise<void> {
-    this.guard(`begin run ${input.id}`, () => this.statements.insertRun.run({ host: hostname(), jobId: null, ...input }));
+    this.guard(`begin run ${input.id}`, () => this.statements.insertRun.run({ host: hostname(), jobId: null, ...stripUndefined(input) }));
   }
 
   /**

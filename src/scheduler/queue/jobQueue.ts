@@ -101,9 +101,9 @@ export class JobQueue {
    * completes its job (the value is the job's output); one that throws fails it, and pg-boss
    * retries it while its retry limit allows.
    */
-  async work<T>(queue: string, concurrency: number, handler: (job: QueuedJob<T>) => Promise<object>): Promise<void> {
+  async work<T>(queue: string, concurrency: number, handler: (job: QueuedJob<T>) => Promise<object>, pollingSeconds = 0.5): Promise<void> {
     for (let slot = 0; slot < concurrency; slot++) {
-      await this.boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true }, async ([job]) => {
+      await this.boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds: pollingSeconds, includeMetadata: true }, async ([job]) => {
         if (!job) return undefined;
         return handler({ id: job.id, data: job.data, retryCount: job.retryCount, createdOn: new Date(job.createdOn), expireInSeconds: Number(job.expireInSeconds) });
       });

@@ -13,7 +13,12 @@ const POLL_MS = 500;
 export type QueuedJobHooks = Pick<JobHooks, 'stop' | 'onRowEnd'> & {
   /** Once the rows are queued: the batch id and its jobs' ids. */
   onQueued?: (batch: string, jobIds: readonly string[]) => void;
+  /** Once, when no worker has taken a row for a while: there may be none running. */
+  onNoWorker?: (waitedMs: number) => void;
 };
+
+/** How long queued rows may wait untaken before the caller hears that no worker seems to run. */
+const NO_WORKER_MS = 30_000;
 
 /**
  * Runs a prepared job through the queue: one job per row, taken by `rote worker` processes on any
@@ -30,6 +35,7 @@ export async function runJobOnQueue(job: PreparedJob, queue: JobQueue, store: St
   const final = new Map<number, FinalOutcome>();
   let pending = [...ids];
   let cancelled = false;
+  let warned = false;
   while (pending.length > 0) {
     let states = await queue.states(ROW_QUEUE, pending);
     if (hooks.stop?.aborted && !cancelled) {
@@ -45,6 +51,10 @@ export async function runJobOnQueue(job: PreparedJob, queue: JobQueue, store: St
       if (outcome.status !== 'not-started') hooks.onRowEnd?.(outcome);
     }
     pending = pending.filter((id) => !final.has(rowOf.get(id)!));
+    if (!warned && Date.now() - started > NO_WORKER_MS && final.size === 0 && pending.every((id) => states.get(id)?.state === 'created')) {
+      warned = true;
+      hooks.onNoWorker?.(Date.now() - started);
+    }
     if (pending.length > 0) await sleepUnlessStopped(POLL_MS, cancelled ? undefined : hooks.stop);
   }
   const outcomes = [...final.values()].filter((outcome): outcome is RowOutcome => outcome.status !== 'not-started').sort((a, b) => a.row - b.row);

@@ -10,6 +10,7 @@ import { runJobOnQueue } from './runJobOnQueue.js';
 
 /** How often a worker reads the store's schedules to follow adds, pauses and removals. */
 const SYNC_MS = 15_000;
+const SLOT_POLL_S = 5;
 
 /** The queue a schedule's slots are sent to: pg-boss keeps one cron schedule per queue name. */
 export function slotQueueOf(scheduleName: string): string {
@@ -49,7 +50,8 @@ export class SlotWorker {
         const signature = `${row.cron} ${row.timezone} ${row.updatedAt}`;
         if (this.working.get(name) === signature) continue;
         await queue.schedule(name, row.cron, row.timezone, { scheduleId: row.id });
-        if (!this.working.has(name)) await queue.work<{ scheduleId: string }>(name, 1, (job) => this.runSlotJob(job.data.scheduleId, job.createdOn));
+        // A slot comes once a minute at most: its queue is looked at every few seconds, not twice a second.
+        if (!this.working.has(name)) await queue.work<{ scheduleId: string }>(name, 1, (job) => this.runSlotJob(job.data.scheduleId, job.createdOn), SLOT_POLL_S);
         this.working.set(name, signature);
       }
       for (const name of [...this.working.keys()].filter((name) => !wanted.has(name))) {

@@ -113,7 +113,7 @@ export class PostgresStore implements Store {
 
   beginRun(input: BeginRunInput): Promise<void> {
     return this.guard(`begin run ${input.id}`, async () => {
-      await this.db.insert(runs).values({ host: hostname(), jobId: null, ...input, status: 'running' });
+      await this.db.insert(runs).values({ host: hostname(), jobId: null, ...stripUndefined(input), status: 'running' });
     });
   }
 
