@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { expect } from '@playwright/test';
 import { startIntakeApp } from '../src/demo/app/server.js';
+import { Rote } from '../src/rote.js';
 import { cli } from './support/cliProcess.js';
 import { pgTest as test } from './support/postgresTest.js';
 import { patients, patientsCsv } from './support/unattended.js';
@@ -15,20 +16,26 @@ const recording = 'recordings/intake';
 test('an unreachable server, a bad URL, a wrong password, a missing database: one clear error each, and nothing runs', async ({ postgres }) => {
   const app = await startIntakeApp();
   try {
-    const run = (store: string) => cli(['run', recording, '--url', app.url, '--store', store]);
     const cases: [string, RegExp][] = [
-      ['postgres://rote:secret-pw@127.0.0.1:1/rote', /^rote: cannot open the store at postgres:\/\/rote@127\.0\.0\.1:1\/rote: nothing answers there \(connect ECONNREFUSED 127\.0\.0\.1:1\); is the server running, and are the host and port right\?\n$/],
-      ['postgres://', /^rote: the store URL postgres:\/\/ names no host; expected postgres:\/\/USER:PASSWORD@HOST:PORT\/DATABASE\n$/],
-      [`postgres://rote:secret-pw@127.0.0.1:${postgres.port}`, /names no database; expected postgres:\/\/USER:PASSWORD@HOST:PORT\/DATABASE\n$/],
-      [`postgres://rote:secret-pw@127.0.0.1:${postgres.port}/rote`, /^rote: cannot open the store at postgres:\/\/rote@127\.0\.0\.1:\d+\/rote: the server refused the login \(password authentication failed for user "rote"\); check the user and password in the URL\n$/],
-      [postgres.adminUrl('no_such_db'), /^rote: cannot open the store at postgres:\/\/rote@127\.0\.0\.1:\d+\/no_such_db: database "no_such_db" does not exist; create it \(createdb\) or name an existing database in the URL\n$/],
+      ['postgres://rote:secret-pw@127.0.0.1:1/rote', /^rote: cannot open the store at postgres:\/\/rote@127\.0\.0\.1:1\/rote: nothing answers there \(connect ECONNREFUSED 127\.0\.0\.1:1\); is the server running, and are the host and port right\?$/],
+      ['postgres://', /^rote: the store URL postgres:\/\/ names no host; expected postgres:\/\/USER:PASSWORD@HOST:PORT\/DATABASE$/],
+      [`postgres://rote:secret-pw@127.0.0.1:${postgres.port}`, /names no database; expected postgres:\/\/USER:PASSWORD@HOST:PORT\/DATABASE$/],
+      [`postgres://rote:secret-pw@127.0.0.1:${postgres.port}/rote`, /^rote: cannot open the store at postgres:\/\/rote@127\.0\.0\.1:\d+\/rote: the server refused the login \(password authentication failed for user "rote"\); check the user and password in the URL$/],
+      [postgres.adminUrl('no_such_db'), /^rote: cannot open the store at postgres:\/\/rote@127\.0\.0\.1:\d+\/no_such_db: database "no_such_db" does not exist; create it \(createdb\) or name an existing database in the URL$/],
     ];
     for (const [store, message] of cases) {
-      const result = await run(store);
-      expect(result.code, store).not.toBe(0);
-      expect(result.stderr, store).toMatch(message);
-      expect(result.stderr + result.stdout).not.toContain('secret-pw');
+      const error = await Rote.open({ store }).then(
+        () => undefined,
+        (thrown: unknown) => thrown as Error,
+      );
+      expect(error?.message, store).toMatch(message);
+      expect(String(error?.stack) + JSON.stringify(error)).not.toContain('secret-pw');
     }
+    // The same through the CLI, as a user meets it: the message on stderr, exit 1, no run.
+    const result = await cli(['run', recording, '--url', app.url, '--store', 'postgres://rote:secret-pw@127.0.0.1:1/rote']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^rote: cannot open the store at postgres:\/\/rote@127\.0\.0\.1:1\/rote: nothing answers there/);
+    expect(result.stderr + result.stdout).not.toContain('secret-pw');
     expect(app.submissions).toEqual([]);
   } finally {
     await app.close();

@@ -133,8 +133,9 @@ export class JobQueue {
   /** Registers a cron schedule that sends one job a slot into `queue` (created if missing); pg-boss's clock sends it once across all instances. */
   async schedule(queue: string, cron: string, timezone: string, data: object): Promise<void> {
     await this.boss.createQueue(queue, { name: queue, policy: 'standard' });
-    // The singleton key makes a second send of the same slot (two clocks at once) a no-op.
-    await this.boss.schedule(queue, cron, data, { tz: timezone, singletonKey: queue, retryLimit: 0 });
+    // The schedule's singleton key for the minute makes a second send of one slot (two clocks at once)
+    // a no-op; the store's unique slot key is the last word (a slot recorded once is never run again).
+    await this.boss.schedule(queue, cron, data, { tz: timezone, singletonKey: queue, singletonSeconds: 60, retryLimit: 0 });
   }
 
   async unschedule(queue: string): Promise<void> {
