@@ -88,8 +88,10 @@ test('a browser that crashes mid-batch is launched again and its rows retried: e
   const rows = patients(5);
   const csv = file('crash.csv', patientsCsv(rows));
   const run = startCli(['run', INTAKE_TASK, '--url', app.url, '--rows', csv, '--concurrency', '1', '--retry', '3', '--backoff', '200', '--json', '--store', recorded.store]);
-  // Once the first row is in, the browser is killed while the second one runs.
+  // Once the first row is in, the browser is killed while the second one runs: while a run is
+  // recorded 'running' (killed between two rows, the browser would only be launched again).
   await expect.poll(() => app.submissions.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  await expect.poll(() => readStore(recorded.store, async (store) => (await store.listRuns(10)).filter((one) => one.status === 'running').length), { timeout: 30_000, intervals: [50] }).toBeGreaterThan(0);
   const browsers = (await childPids(run.child.pid!)).filter((child) => /chrom/i.test(child.command));
   expect(browsers.length).toBeGreaterThan(0);
   for (const browser of browsers) process.kill(browser.pid, 'SIGKILL');

@@ -80,7 +80,7 @@ test('30 rows on 3 workers: each submitted once, with its values; a worker SIGKI
   const workers = await startWorkers(pgStore, 3);
   const killedRow = rows[16]!;
   const held = front.holdNext((body) => new URLSearchParams(body).get('last_name') === killedRow.lastName);
-  // A short deadline, so the killed worker's job expires (deadline + 30 s) within the test.
+  // A short deadline, so the killed worker's job expires (deadline + 60 s) within the test.
   const run = startCli(['run', recorded.taskKey, '--url', url, '--rows', csv, '--timeout', '10000', '--json', '--store', pgStore]);
   let killedPid: number;
   const db = new pg.Client({ connectionString: pgStore });

@@ -48,8 +48,11 @@ export async function runCommand(taskReference: string, options: RunCommandOptio
       const job = await prepareJob(spec, rote.store, io.env, where);
       return await execute(job, rote, queue, options, io);
     } finally {
-      await queue?.stop({ graceful: false });
-      await rote.close();
+      try {
+        await queue?.stop({ graceful: false });
+      } finally {
+        await rote.close();
+      }
     }
   });
 }

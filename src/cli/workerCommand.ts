@@ -7,7 +7,7 @@ import { JobQueue } from '../scheduler/queue/jobQueue.js';
 import { ROW_QUEUE } from '../scheduler/queue/rowJob.js';
 import { runRowJob } from '../scheduler/queue/rowWorker.js';
 import { SlotWorker } from '../scheduler/queue/slotWorker.js';
-import { isPostgresUrl } from '../store/store.js';
+import { checkStoreScheme, isPostgresUrl } from '../store/store.js';
 import { exitOnUsage } from './usage.js';
 
 export type WorkerCommandOptions = { store: string; concurrency: number; headed?: boolean };
@@ -25,7 +25,8 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<numb
   const where = 'rote worker';
   const log = (line: string) => void process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   return exitOnUsage((text) => void process.stderr.write(text), async () => {
-    if (!isPostgresUrl(options.store)) throw new RoteError('invalid-argument', `${where}: --store must be a postgres:// URL (a worker takes jobs from a PostgreSQL store's queue; a SQLite store runs its rows in the rote run process), got ${JSON.stringify(options.store)}`);
+    checkStoreScheme(options.store);
+    if (!isPostgresUrl(options.store)) throw new RoteError('invalid-argument', `${where}: --store must be a postgres:// URL (a worker takes jobs from a PostgreSQL store's queue; a SQLite store runs its rows in the rote run process), got a value that is not one`);
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1 || options.concurrency > MAX_CONCURRENCY) throw new RoteError('invalid-argument', `${where}: --concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${options.concurrency}`);
     // pg-boss 10 does not await a job's completion: with the server gone at that moment it rejects
     // unhandled, which would end the worker. Said and survived: the job expires and runs again.
@@ -36,7 +37,7 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<numb
     const browsers = unattendedBrowsers({ headless: !options.headed });
     const stopping = new AbortController();
     try {
-      queue = await JobQueue.open(options.store, { schedule: true });
+      queue = await JobQueue.open(options.store, { schedule: true, onTrouble: log });
       const deps = { rote, browsers, env: process.env, log, stop: stopping.signal };
       await queue.work(ROW_QUEUE, options.concurrency, (job) => runRowJob(deps, job));
       const slots = new SlotWorker({ ...deps, queue, url: options.store });

@@ -1,4 +1,4 @@
-import type { CommitRunInput, NewNodeRow, NodeRow } from './rows.js';
+import type { CommitRunInput, NewNodeRow, NodeLink, NodeRow } from './rows.js';
 import { withNodeDefaults } from './rows.js';
 
 /**
@@ -13,6 +13,8 @@ import { withNodeDefaults } from './rows.js';
 export class BranchMerge {
   /** New node id -> the stored node that stands for it. */
   private readonly merged = new Map<string, string>();
+  /** Each folded new node (remapped) with the stored node it was folded into. */
+  private readonly folded: { fresh: NodeRow; stored: NodeRow }[] = [];
   private readonly kept = new Set<string>();
   private readonly newIds: Set<string>;
   private next = 0;
@@ -43,20 +45,40 @@ export class BranchMerge {
     const node = this.nodes[this.next++]!;
     const fresh = this.remapped(node);
     const equal = storedChildren.find((stored) => stored.id !== node.id && this.sameStep(stored, fresh));
-    if (equal) this.merged.set(node.id, equal.id);
-    else this.kept.add(node.id);
+    if (equal) {
+      this.merged.set(node.id, equal.id);
+      this.folded.push({ fresh, stored: equal });
+    } else this.kept.add(node.id);
   }
 
-  /** The commit with merged nodes left out and every reference to them pointing at the stored node. */
+  /**
+   * The commit with merged nodes left out and every reference to them pointing at the stored node.
+   * What this run learned about a folded step goes to the stored one, as a run that replayed it
+   * would give it: a use, and where the run ended or re-joined when the stored step has none yet.
+   */
   apply(input: CommitRunInput): CommitRunInput {
     if (this.merged.size === 0) return input;
     const map = (id: string | null | undefined) => (id === null || id === undefined ? id : this.mapped(id));
     return {
       ...input,
       newNodes: (input.newNodes ?? []).filter((node) => !this.merged.has(node.id)).map((node) => this.remapped(node)),
-      nodeLinks: input.nodeLinks?.map((link) => ({ ...link, id: this.mapped(link.id), ...(link.resumeAtId !== undefined ? { resumeAtId: map(link.resumeAtId) ?? null } : {}) })),
+      nodeLinks: [...(input.nodeLinks ?? []).map((link) => ({ ...link, id: this.mapped(link.id), ...(link.resumeAtId !== undefined ? { resumeAtId: map(link.resumeAtId) ?? null } : {}) })), ...this.foldedLinks()],
+      nodeStats: [...(input.nodeStats ?? []), ...this.folded.map(({ fresh, stored }) => ({ id: stored.id, hit: true, usedAt: fresh.lastUsedAt ?? fresh.createdAt, succeeded: fresh.lastSuccessAt !== null }))],
       steps: input.steps?.map((step) => ({ ...step, nodeId: map(step.nodeId) ?? null })),
     };
+  }
+
+  private foldedLinks(): NodeLink[] {
+    return this.folded.flatMap(({ fresh, stored }) => {
+      const endUrl = endUrlOf(fresh);
+      const link: NodeLink = {
+        id: stored.id,
+        ...(fresh.endsRun && !stored.endsRun ? { endsRun: true } : {}),
+        ...(endUrl !== undefined && endUrlOf(stored) === undefined ? { endUrl } : {}),
+        ...(fresh.resumeAtId !== null && stored.resumeAtId === null ? { resumeAtId: fresh.resumeAtId } : {}),
+      };
+      return Object.keys(link).length > 1 ? [link] : [];
+    });
   }
 
   private mapped(id: string): string;
@@ -69,6 +91,11 @@ export class BranchMerge {
     const row = withNodeDefaults(node);
     return { ...row, parentId: this.mapped(row.parentId), resumeAtId: this.mapped(row.resumeAtId) };
   }
+}
+
+function endUrlOf(node: NodeRow): string | undefined {
+  const state = node.state as { endUrl?: unknown } | null;
+  return typeof state?.endUrl === 'string' ? state.endUrl : undefined;
 }
 
 /** Runs a merge to the end with a synchronous reader of stored children (SQLite, inside its transaction). */

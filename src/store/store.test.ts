@@ -211,7 +211,9 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
         return [fill, submit] as const;
       };
       const [fillA, submitA] = learned();
-      const [fillB, submitB] = learned();
+      const [fillB, learnedSubmit] = learned();
+      // The second run ended on the submit: the engine keeps that in the new node itself.
+      const submitB = { ...learnedSubmit, endsRun: true, state: { endUrl: 'https://example.test/done' }, lastUsedAt: 5000, lastSuccessAt: 5000 };
       const extra = node({ parentId: fillB.id, action: { type: 'click', target: 'Advanced' }, createdAt: 4 });
       const runA = await begin();
       await store.commitRun({ sameStep: sameAction, task: task(), newNodes: [fillA, submitA], run: finished(runA), steps: [{ runId: runA, idx: 0, nodeId: fillA.id, kind: 'agent', action: {}, intent: null, outcome: 'ok', reason: null, durationMs: 1, checkMs: 0 }] });
@@ -220,7 +222,6 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
         sameStep: sameAction,
         task: task(),
         newNodes: [fillB, submitB, extra],
-        nodeLinks: [{ id: submitB.id, endsRun: true }],
         run: finished(runB),
         steps: [
           { runId: runB, idx: 0, nodeId: fillB.id, kind: 'agent', action: {}, intent: null, outcome: 'ok', reason: null, durationMs: 1, checkMs: 0 },
@@ -231,7 +232,8 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       expect((await store.children('task-1', fillA.id)).map((n) => n.id).sort()).toEqual([submitA.id, extra.id].sort());
       expect(await store.getNode(fillB.id)).toBeUndefined();
       expect(await store.getNode(extra.id)).toMatchObject({ parentId: fillA.id });
-      expect(await store.getNode(submitA.id)).toMatchObject({ endsRun: true, resumeAtId: fillA.id });
+      // What the second run learned about the folded submit is the stored one's now: where runs end, a use.
+      expect(await store.getNode(submitA.id)).toMatchObject({ endsRun: true, resumeAtId: fillA.id, state: { endUrl: 'https://example.test/done' }, hits: 1, lastSuccessAt: 5000 });
       expect((await store.runSteps(runB)).map((step) => step.nodeId)).toEqual([fillA.id, extra.id]);
       expect(await store.nodeCount()).toBe(4);
     });

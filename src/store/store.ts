@@ -1,3 +1,4 @@
+import { RoteError } from '../errors/roteError.js';
 import type {
   BeginRunInput,
   CommitRunInput,
@@ -83,11 +84,23 @@ export function isPostgresUrl(location: string): boolean {
 }
 
 /**
+ * Refuses a URL of another scheme (postgre://, mysql://): taken for a file name it would make
+ * folders named after the URL, password and all, and run on an empty store.
+ */
+export function checkStoreScheme(location: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(location.trim())?.[1];
+  if (scheme !== undefined && !isPostgresUrl(location)) {
+    throw new RoteError('invalid-argument', `rote: the store "${scheme}://..." is not a postgres:// URL; give a file path (SQLite) or postgres://USER:PASSWORD@HOST:PORT/DATABASE`);
+  }
+}
+
+/**
  * Opens the store at `location`, creating and migrating it if needed, then closes out runs of
  * this machine's dead processes. The PostgreSQL driver is loaded only for a postgres:// URL, so
  * the embedded default never needs it.
  */
 export async function openStore(location: string): Promise<Store> {
+  checkStoreScheme(location);
   if (isPostgresUrl(location)) {
     const { PostgresStore } = await import('./postgres/postgresStore.js');
     return PostgresStore.open(location);

@@ -5,11 +5,10 @@
  * before anything runs.
  */
 import PgBoss from 'pg-boss';
-import pg from 'pg';
 import { createRequire } from 'node:module';
 import { RoteError } from '../../errors/roteError.js';
 import { messageOf } from '../../errors/messageOf.js';
-import { redactedUrl } from '../../store/postgres/openPostgres.js';
+import { redactedUrl, withConnection } from '../../store/postgres/openPostgres.js';
 import { ROW_QUEUE, type RowJob } from './rowJob.js';
 
 /** The schema rote's queue lives in. */
@@ -25,6 +24,8 @@ const CRASH_RETRIES = 2;
  * that outlives its expiry is retried while the first handler still runs.
  */
 export const EXPIRY_MARGIN_S = 60;
+/** A schedule's slot may run all its rows: 6 hours before a slot whose worker died lets the next one go. */
+const SLOT_EXPIRY_S = 6 * 3600;
 
 /** What a worker sees of a job. */
 export type QueuedJob<T> = { id: string; data: T; retryCount: number; createdOn: Date; expireInSeconds: number };
@@ -32,6 +33,8 @@ export type QueuedJob<T> = { id: string; data: T; retryCount: number; createdOn:
 export type JobState = { state: 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed'; output: unknown; retryCount: number };
 
 export type QueueOptions = {
+  /** Told of pg-boss's background trouble (a lost connection, a failed claim), at most once a minute. */
+  onTrouble?: (message: string) => void;
   /** How often expired jobs (a worker that died) are found and retried; pg-boss's default is 120 s. */
   maintenanceIntervalSeconds?: number;
   /** Whether this process runs pg-boss's cron clock (workers do; a `rote run` that only enqueues need not). */
@@ -59,14 +62,23 @@ export class JobQueue {
       cronMonitorIntervalSeconds: 10,
       supervise: true,
     });
-    // pg-boss reports background trouble (a lost connection) as events; they must not crash a worker.
-    boss.on('error', () => {});
+    // pg-boss reports background trouble (a lost connection) as events: said, never a crash of the worker.
+    let lastSaid = 0;
+    boss.on('error', (error) => {
+      if (Date.now() - lastSaid < 60_000) return;
+      lastSaid = Date.now();
+      options.onTrouble?.(`the job queue: ${messageOf(error).split('\n')[0]}`);
+    });
     try {
       await boss.start();
       await boss.createQueue(ROW_QUEUE, { name: ROW_QUEUE, policy: 'standard' });
       // pg-boss 10 claims with ORDER BY priority, created_on, id, which its own indexes do not cover:
       // every claim sorts the whole queue (about 120 ms at 100,000 jobs). This one makes it an index scan.
-      await boss.getDb().executeSql(`CREATE INDEX IF NOT EXISTS rote_job_claim_idx ON ${QUEUE_SCHEMA}.job (name, priority DESC, created_on, id) WHERE state < 'active'`, []);
+      // Made once, by whoever opens the queue first: asked before, since CREATE INDEX IF NOT EXISTS still needs the table's owner.
+      const { rows } = await boss.getDb().executeSql(`SELECT to_regclass('${QUEUE_SCHEMA}.rote_job_claim_idx') AS index`, []);
+      if (!(rows[0] as { index: string | null } | undefined)?.index) {
+        await boss.getDb().executeSql(`CREATE INDEX IF NOT EXISTS rote_job_claim_idx ON ${QUEUE_SCHEMA}.job (name, priority DESC, created_on, id) WHERE state < 'active'`, []);
+      }
     } catch (error) {
       await boss.stop({ graceful: false, wait: false }).catch(() => {});
       throw new RoteError('store', `rote: cannot start the job queue (schema ${QUEUE_SCHEMA}) at ${location}: ${explain(error)}`, { cause: error });
@@ -125,21 +137,45 @@ export class JobQueue {
     return found;
   }
 
-  /** Cancels jobs (a worker that has one under way finishes its run, but cannot complete the job). */
-  async cancel(queue: string, ids: readonly string[]): Promise<void> {
-    if (ids.length > 0) await this.boss.cancel(queue, [...ids]);
+  /**
+   * Cancels those of the jobs no worker has taken (waiting, or waiting to be retried), in one
+   * statement, and returns their ids. Not pg-boss's cancel: that one cancels active jobs too, whose
+   * rows a worker is running right then.
+   */
+  async cancelWaiting(queue: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.boss.getDb().executeSql(
+      `UPDATE ${QUEUE_SCHEMA}.job SET state = 'cancelled', completed_on = now() WHERE name = $1 AND id = ANY($2::uuid[]) AND state IN ('created', 'retry') RETURNING id::text AS id`,
+      [queue, [...ids]],
+    );
+    return (rows as { id: string }[]).map((row) => row.id);
   }
 
-  /** Registers a cron schedule that sends one job a slot into `queue` (created if missing); pg-boss's clock sends it once across all instances. */
+  /**
+   * Registers a cron schedule that sends one job a slot into `queue` (created if missing); pg-boss's
+   * clock sends it once across all instances. The queue is a singleton: one slot of a schedule is
+   * taken at a time, the next waits until it ends. A slot job may take as long as its rows; its
+   * expiry (after which a dead worker's slot lets the next one go) is long.
+   */
   async schedule(queue: string, cron: string, timezone: string, data: object): Promise<void> {
-    await this.boss.createQueue(queue, { name: queue, policy: 'standard' });
+    await this.boss.createQueue(queue, { name: queue, policy: 'singleton' });
     // The schedule's singleton key for the minute makes a second send of one slot (two clocks at once)
     // a no-op; the store's unique slot key is the last word (a slot recorded once is never run again).
-    await this.boss.schedule(queue, cron, data, { tz: timezone, singletonKey: queue, singletonSeconds: 60, retryLimit: 0 });
+    await this.boss.schedule(queue, cron, data, { tz: timezone, singletonKey: queue, singletonSeconds: 60, retryLimit: 0, expireInSeconds: SLOT_EXPIRY_S });
   }
 
   async unschedule(queue: string): Promise<void> {
     await this.boss.unschedule(queue);
+  }
+
+  /** The queues pg-boss sends cron jobs to whose names start with `prefix`. */
+  async scheduledQueues(prefix: string): Promise<string[]> {
+    return (await this.boss.getSchedules()).map((schedule) => schedule.name).filter((name) => name.startsWith(prefix));
+  }
+
+  /** Stops this process's handlers of `queue` (the jobs under way finish). */
+  async stopWorking(queue: string): Promise<void> {
+    await this.boss.offWork(queue);
   }
 
   /** Stops taking jobs; with `graceful`, waits (up to `timeoutMs`) for the handlers under way. */
@@ -153,13 +189,12 @@ export class JobQueue {
  * itself would migrate an older one in place and run on a newer one as if it were its own.
  */
 async function checkQueueSchema(url: string, location: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'rote-queue' });
   try {
-    await client.connect();
-    const { rows } = await client.query<{ table: string | null }>(`SELECT to_regclass($1) AS table`, [`${QUEUE_SCHEMA}.version`]);
-    if (!rows[0]?.table) return;
-    const version = Number((await client.query<{ version: string }>(`SELECT version FROM ${QUEUE_SCHEMA}.version`)).rows[0]?.version);
-    if (version === SCHEMA_VERSION) return;
+    const version = await withConnection(url, async (query) => {
+      const [found] = await query<{ table: string | null }>(`SELECT to_regclass($1) AS table`, [`${QUEUE_SCHEMA}.version`]);
+      return found?.table ? Number((await query<{ version: string }>(`SELECT version FROM ${QUEUE_SCHEMA}.version`))[0]?.version) : undefined;
+    });
+    if (version === undefined || version === SCHEMA_VERSION) return;
     const advice =
       version > SCHEMA_VERSION
         ? 'a newer rote made it: upgrade rote on this machine to the version the other workers run'
@@ -168,8 +203,6 @@ async function checkQueueSchema(url: string, location: string): Promise<void> {
   } catch (error) {
     if (RoteError.isInstance(error)) throw error;
     throw new RoteError('store', `rote: cannot open the job queue at ${location}: ${explain(error)}`, { cause: error });
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 

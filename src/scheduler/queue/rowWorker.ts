@@ -24,15 +24,18 @@ const WATCHDOG_LEAD_S = 15;
 /** Thrown to give a row's job back to the queue (pg-boss retries it); its message is the job's output. */
 export class RowRetry extends Error {
   constructor(readonly outcome: RowOutcome) {
-    super(`row ${outcome.row} ${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}; it will run again`);
+    super(`row ${outcome.row} ${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}; given back to the queue`);
   }
 }
 
 /**
  * Runs one row job on this worker and returns its outcome, the job's output. Every attempt leaves
  * a run record (tagged with the job) that reports read. A run left 'running' by a worker that died
- * is closed out first. The job goes back to the queue (thrown) only for a failure that may pass
- * with attempts left, or a stop of this worker; a divergence or a row the task refuses never does.
+ * is closed out first. The job goes back to the queue (thrown) only when running the row again
+ * cannot repeat what the app already took: a run stopped (this worker stopping, or its watchdog)
+ * before any step, or a failure that may pass, with attempts left, before the run could commit.
+ * A divergence, a row the task refuses, a run stopped after a step, or a run whose record could
+ * not be committed (its steps ran: the submit may have gone) is the job's outcome, never retried.
  */
 export async function runRowJob(deps: RowWorkerDeps, job: QueuedJob<unknown>): Promise<RowOutcome> {
   const { rote } = deps;
@@ -47,21 +50,30 @@ export async function runRowJob(deps: RowWorkerDeps, job: QueuedJob<unknown>): P
   let outcome: RowOutcome;
   // The worker gives the row up before pg-boss would take it for dead and hand it to another worker:
   // the run ends before its next step, recorded interrupted, and the job goes back to the queue.
-  const watchdog = AbortSignal.any([deps.stop, AbortSignal.timeout(Math.max(1, job.expireInSeconds - WATCHDOG_LEAD_S) * 1000)]);
+  const claimed = Date.now();
+  const givenUpAt = claimed + Math.max(1, job.expireInSeconds - WATCHDOG_LEAD_S) * 1000;
+  const watchdog = AbortSignal.any([deps.stop, AbortSignal.timeout(givenUpAt - claimed)]);
   try {
-    outcome = await runRow({ ...deps, stop: watchdog }, data, job.id, attempt);
+    outcome = await runRow({ ...deps, stop: watchdog }, data, job.id, attempt, givenUpAt);
   } catch (error) {
     const code = RoteError.isInstance(error) ? error.code : 'internal';
     outcome = failedBeforeRun(data.row, attempt, code, firstLineOf(messageOf(error)));
   }
   if (outcome.runId === undefined) outcome = { ...outcome, runId: await recordFailedStart(rote, data, job.id, outcome) };
   deps.log(`batch ${data.batch.slice(0, 8)} row ${data.row}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ''}, attempt ${attempt}, run ${outcome.runId?.slice(0, 8) ?? '-'}`);
-  const stopped = outcome.status === 'interrupted';
-  if (stopped || (!succeeded(outcome) && mayPass(outcome) && attempt < data.attempts)) throw new RowRetry(outcome);
+  if (mayRunAgain(outcome, attempt, data.attempts)) throw new RowRetry(outcome);
   return outcome;
 }
 
-async function runRow(deps: RowWorkerDeps, data: RowJob, jobId: string, attempt: number): Promise<RowOutcome> {
+function mayRunAgain(outcome: RowOutcome, attempt: number, attempts: number): boolean {
+  const stepsDone = outcome.cachedSteps + outcome.relocatedSteps + outcome.agentSteps;
+  if (outcome.status === 'interrupted') return stepsDone === 0;
+  // A store error after the run began is its commit: the steps ran, and the app may hold the submit.
+  if (outcome.errorCode === 'store') return false;
+  return !succeeded(outcome) && mayPass(outcome) && attempt < attempts;
+}
+
+async function runRow(deps: RowWorkerDeps, data: RowJob, jobId: string, attempt: number, givenUpAt: number): Promise<RowOutcome> {
   const where = `row ${data.row} of batch ${data.batch}`;
   const task = await deps.rote.store.getTask(data.taskKey);
   if (!task) throw new RoteError('invalid-argument', `${where}: the store has no task ${data.taskKey}`);
@@ -87,7 +99,8 @@ async function runRow(deps: RowWorkerDeps, data: RowJob, jobId: string, attempt:
       concurrency: 1,
       mode: data.mode,
       ...(agent.create ? { agent: agent.create } : {}),
-      timeout: data.timeout,
+      // Within what is left before the worker gives the row up, so the run's own deadline ends it first.
+      timeout: Math.max(1_000, Math.min(data.timeout, givenUpAt - Date.now())),
       stop: deps.stop,
       jobId,
     },

@@ -23,8 +23,8 @@ const NO_WORKER_MS = 30_000;
 /**
  * Runs a prepared job through the queue: one job per row, taken by `rote worker` processes on any
  * machine; resolves when every row has its last outcome, as the in-process runJob does. A stop
- * cancels the rows no worker has taken yet (they are reported not started); rows under way end on
- * their workers and are waited for.
+ * cancels the rows no worker has taken yet (reported not started, or interrupted when an earlier
+ * attempt ran); rows under way end on their workers and are waited for.
  */
 export async function runJobOnQueue(job: PreparedJob, queue: JobQueue, store: Store, hooks: QueuedJobHooks = {}): Promise<JobResult> {
   const started = Date.now();
@@ -34,28 +34,30 @@ export async function runJobOnQueue(job: PreparedJob, queue: JobQueue, store: St
   const rowOf = new Map(ids.map((id, index) => [id, job.rows[index]!.index]));
   const final = new Map<number, FinalOutcome>();
   let pending = [...ids];
-  let cancelled = false;
+  const cancelled = new Set<string>();
   let warned = false;
   while (pending.length > 0) {
-    let states = await queue.states(ROW_QUEUE, pending);
-    if (hooks.stop?.aborted && !cancelled) {
-      cancelled = true;
-      await queue.cancel(ROW_QUEUE, pending.filter((id) => states.get(id)?.state === 'created' || states.get(id)?.state === 'retry'));
-      states = await queue.states(ROW_QUEUE, pending);
-    }
+    // Once stopped, on every look: a row a stopping worker gives back later is cancelled too.
+    if (hooks.stop?.aborted) for (const id of await queue.cancelWaiting(ROW_QUEUE, pending)) cancelled.add(id);
+    const states = await queue.states(ROW_QUEUE, pending);
     for (const id of pending) {
       const state = states.get(id);
       const outcome = state ? outcomeOfState(rowOf.get(id)!, state) : undefined;
       if (!outcome) continue;
-      final.set(outcome.row, outcome);
-      if (outcome.status !== 'not-started') hooks.onRowEnd?.(outcome);
+      if (state?.state === 'failed' || state?.state === 'cancelled') {
+        // No worker will come back to this row: a run its last worker left 'running' is closed out here.
+        await store.markRunsOfJobInterrupted(id, state.state === 'failed' ? 'no worker finished the row: its job ran out of retries' : 'the batch was stopped before this row ran again');
+      }
+      final.set(outcome.row, outcome.status === 'not-started' && (await store.findRuns({ jobIds: [id], limit: 1 })).length > 0 ? { ...outcome, status: 'interrupted' } : outcome);
+      const ended = final.get(outcome.row)!;
+      if (ended.status !== 'not-started') hooks.onRowEnd?.(ended);
     }
     pending = pending.filter((id) => !final.has(rowOf.get(id)!));
     if (!warned && Date.now() - started > NO_WORKER_MS && final.size === 0 && pending.every((id) => states.get(id)?.state === 'created')) {
       warned = true;
       hooks.onNoWorker?.(Date.now() - started);
     }
-    if (pending.length > 0) await sleepUnlessStopped(POLL_MS, cancelled ? undefined : hooks.stop);
+    if (pending.length > 0) await sleepUnlessStopped(POLL_MS, hooks.stop?.aborted ? undefined : hooks.stop);
   }
   const outcomes = [...final.values()].filter((outcome): outcome is RowOutcome => outcome.status !== 'not-started').sort((a, b) => a.row - b.row);
   // Every attempt is a run of the row's job, a worker's crash and the retries included: the report shows them all.
@@ -66,7 +68,7 @@ export async function runJobOnQueue(job: PreparedJob, queue: JobQueue, store: St
     seen.set(row, (seen.get(row) ?? 0) + 1);
     return { row, attempt: seen.get(row)!, status: run.status === 'running' ? 'interrupted' : run.status, runId: run.id, cachedSteps: run.cachedSteps, relocatedSteps: run.relocatedSteps, agentSteps: run.agentSteps, agentCalls: run.agentCalls, durationMs: run.durationMs ?? 0 };
   });
-  return { outcomes, attempts, durationMs: Date.now() - started, stopped: cancelled };
+  return { outcomes, attempts, durationMs: Date.now() - started, stopped: hooks.stop?.aborted ?? false };
 }
 
 type FinalOutcome = RowOutcome | (Omit<RowOutcome, 'status'> & { status: 'not-started' });

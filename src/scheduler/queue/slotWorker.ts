@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { firstLineOf, messageOf } from '../../errors/messageOf.js';
 import type { Rote } from '../../rote.js';
 import type { ScheduleRow } from '../../store/scheduleStore.js';
@@ -13,8 +14,10 @@ const SYNC_MS = 15_000;
 const SLOT_POLL_S = 5;
 
 /** The queue a schedule's slots are sent to: pg-boss keeps one cron schedule per queue name. */
+const SLOT_QUEUE_PREFIX = 'rote-slot.';
+
 export function slotQueueOf(scheduleName: string): string {
-  return `rote-slot.${scheduleName}`;
+  return `${SLOT_QUEUE_PREFIX}${scheduleName}`;
 }
 
 export type SlotWorkerDeps = { rote: Rote; browsers: BrowserSupply; env: NodeJS.ProcessEnv; log: (line: string) => void; stop: AbortSignal; queue: JobQueue; url: string };
@@ -43,23 +46,36 @@ export class SlotWorker {
 
   private async sync(): Promise<void> {
     const { rote, queue, log } = this.deps;
+    let rows: ScheduleRow[];
     try {
-      const rows = await rote.store.schedules.list();
-      const wanted = new Map(rows.filter((row) => row.enabled && 'schedule' in readSchedule(row)).map((row) => [slotQueueOf(row.name), row]));
-      for (const [name, row] of wanted) {
-        const signature = `${row.cron} ${row.timezone} ${row.updatedAt}`;
-        if (this.working.get(name) === signature) continue;
+      rows = await rote.store.schedules.list();
+    } catch (error) {
+      log(`could not read the schedules: ${firstLineOf(messageOf(error))}`);
+      return;
+    }
+    const wanted = new Map(rows.filter((row) => row.enabled && 'schedule' in readSchedule(row)).map((row) => [slotQueueOf(row.name), row]));
+    // One schedule's trouble (a cron pg-boss's parser reads otherwise) never holds up the others.
+    for (const [name, row] of wanted) {
+      const signature = `${row.cron} ${row.timezone} ${row.updatedAt}`;
+      if (this.working.get(name) === signature) continue;
+      try {
         await queue.schedule(name, row.cron, row.timezone, { scheduleId: row.id });
-        // A slot comes once a minute at most: its queue is looked at every few seconds, not twice a second.
         if (!this.working.has(name)) await queue.work<{ scheduleId: string }>(name, 1, (job) => this.runSlotJob(job.data.scheduleId, job.createdOn), SLOT_POLL_S);
         this.working.set(name, signature);
+      } catch (error) {
+        log(`${row.name}: could not schedule its slots: ${firstLineOf(messageOf(error))}`);
       }
-      for (const name of [...this.working.keys()].filter((name) => !wanted.has(name))) {
+    }
+    try {
+      // Paused or removed, here or while no worker ran: pg-boss stops sending its slots, and this worker stops taking them.
+      const stale = new Set([...this.working.keys(), ...(await queue.scheduledQueues(SLOT_QUEUE_PREFIX))].filter((name) => !wanted.has(name)));
+      for (const name of stale) {
         await queue.unschedule(name);
+        if (this.working.has(name)) await queue.stopWorking(name);
         this.working.delete(name);
       }
     } catch (error) {
-      log(`could not read the schedules: ${firstLineOf(messageOf(error))}`);
+      log(`could not stop a removed schedule: ${firstLineOf(messageOf(error))}`);
     }
   }
 
@@ -73,6 +89,13 @@ export class SlotWorker {
     // resumed is not owed (as with the daemon), so it is left unrecorded.
     const slotAt = lastSlotBefore(read.schedule.cron, read.schedule.timezone, sentAt.getTime() + 1) ?? sentAt.getTime();
     if (slotAt < row.updatedAt) return { skipped: `the slot ${new Date(slotAt).toISOString()} is from before the schedule was added or resumed` };
+    // A slot waits while the one before it runs (the schedule's queue is a singleton): when it gets
+    // its turn after a later slot fell due, it is recorded skipped, as the daemon does.
+    const latest = lastSlotBefore(read.schedule.cron, read.schedule.timezone, Date.now() + 1);
+    if (latest !== undefined && latest > slotAt) {
+      await rote.store.schedules.passSlot({ id: randomUUID(), scheduleId: row.id, slotAt, status: 'skipped', reason: 'the slot before it was still running' });
+      return { skipped: 'the slot before it was still running' };
+    }
     const ended = await runSlot(
       { ...this.deps, runRows: (job, signal) => runJobOnQueue(job, queue, rote.store, signal ? { stop: signal } : {}) , stop },
       read.schedule,

@@ -17,11 +17,27 @@ const MIGRATION_LOCK = 0x726f7465; // "rote"
 /** Where drizzle keeps the record of applied migrations: beside the tables, so no second schema is needed. */
 const MIGRATIONS_TABLE = '__drizzle_migrations';
 
+/**
+ * One short connection for a few statements outside a store (the job queue's version check), so
+ * node-postgres stays imported here alone. `run` gets a query function; the connection is closed after.
+ */
+export async function withConnection<T>(url: string, run: (query: <Row extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<Row[]>) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, application_name: 'rote' });
+  try {
+    await client.connect();
+    return await run(async (text, values) => (await client.query(text, values)).rows);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /** The URL as messages show it: no password, ever. */
 export function redactedUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.password = '';
+    // The query may carry a password too (?password=, ?sslpassword=): messages show none of it.
+    parsed.search = '';
     return parsed.toString();
   } catch {
     return 'postgres://(a URL that does not parse)';

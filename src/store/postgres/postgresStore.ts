@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PoolClient } from 'pg';
 import { guardStoreAsync } from '../guard.js';
 import { isProcessAlive } from '../processAlive.js';
@@ -151,10 +151,10 @@ export class PostgresStore implements Store {
   findRuns(filter: RunFilter = {}): Promise<RunRow[]> {
     return this.guard('find runs', async () => {
       const conditions = [
-        filter.ids ? inArray(runs.id, [...filter.ids]) : undefined,
+        filter.ids ? anyOf(runs.id, filter.ids) : undefined,
         filter.since !== undefined ? gte(runs.startedAt, filter.since) : undefined,
-        filter.taskIds ? inArray(runs.taskId, [...filter.taskIds]) : undefined,
-        filter.jobIds ? inArray(runs.jobId, [...filter.jobIds]) : undefined,
+        filter.taskIds ? anyOf(runs.taskId, filter.taskIds) : undefined,
+        filter.jobIds ? anyOf(runs.jobId, filter.jobIds) : undefined,
       ].filter((condition) => condition !== undefined);
       const query = this.db.select().from(runs).where(and(...conditions)).orderBy(desc(runs.startedAt), desc(runs.id));
       return filter.limit !== undefined ? query.limit(filter.limit) : query;
@@ -170,7 +170,7 @@ export class PostgresStore implements Store {
   stepsOfRuns(runIds: readonly string[]): Promise<RunStepRow[]> {
     return this.guard('read steps of runs', async () => {
       if (runIds.length === 0) return [];
-      return this.db.select().from(runSteps).where(inArray(runSteps.runId, [...runIds])).orderBy(asc(runSteps.runId), asc(runSteps.idx), asc(runSteps.id));
+      return this.db.select().from(runSteps).where(anyOf(runSteps.runId, runIds)).orderBy(asc(runSteps.runId), asc(runSteps.idx), asc(runSteps.id));
     });
   }
 
@@ -181,8 +181,9 @@ export class PostgresStore implements Store {
   importTrajectories(items: readonly ImportedTrajectory[]): Promise<void> {
     return this.guard(`import ${items.length} trajectories`, () =>
       this.db.transaction(async (tx) => {
+        // Locks taken in key order, so two imports of overlapping tasks never wait on each other crosswise.
+        for (const id of [...new Set(items.map((item) => item.task.id))].sort()) await lockTask(tx, id);
         for (const item of items) {
-          await lockTask(tx, item.task.id);
           await this.writeTrajectory(tx, item.task, item.blobs ?? [], item.nodes, Date.now(), { keepExisting: true });
         }
       }),
@@ -252,7 +253,8 @@ export class PostgresStore implements Store {
       void id;
       void createdAt;
     }
-    for (const blob of newBlobs) {
+    // In hash order: two commits of different tasks that share crops take their row locks in one order, never crosswise.
+    for (const blob of [...newBlobs].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))) {
       const actual = createHash('sha256').update(blob.bytes).digest('hex');
       if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
       await tx.insert(blobs).values({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now }).onConflictDoNothing();
@@ -291,6 +293,14 @@ export class PostgresStore implements Store {
   private guard<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     return guardStoreAsync(this.location, operation, fn);
   }
+}
+
+/**
+ * `column = ANY($1)`: one bound array, where inArray binds a parameter per value and a big batch's
+ * ids would pass PostgreSQL's 65,535.
+ */
+function anyOf(column: AnyColumn, values: readonly string[]): SQL {
+  return sql`${column} = ANY(${sql.param([...values])}::text[])`;
 }
 
 /**
