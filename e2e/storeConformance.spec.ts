@@ -7,7 +7,7 @@ import type { DemoRun } from '../src/demo/runDemo.js';
 import { Rote } from '../src/rote.js';
 import type { StoreDialect } from '../src/store/store.js';
 import { cli } from './support/cliProcess.js';
-import { startPostgres, type PostgresServer } from './support/postgresServer.js';
+import { postgresSkipReason, startPostgres, type PostgresServer } from './support/postgresServer.js';
 
 /**
  * The core of rote end to end on both stores, through the CLI as a user runs it: record, replay
@@ -37,6 +37,8 @@ const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   test.describe(`on ${dialect}`, () => {
+    const skipReason = dialect === 'postgres' ? postgresSkipReason() : undefined;
+    test.skip(skipReason !== undefined, skipReason);
     test('rote demo: recorded, replayed with new values, taken over at a popup and re-joined, the detour replayed; then exported, imported and exported again unchanged', async ({}, testInfo) => {
       const store = await freshStore(dialect, testInfo);
       const demo = await cli(['demo', '--json', '--store', store]);

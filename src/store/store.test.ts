@@ -9,6 +9,7 @@ import { RoteError } from '../errors/roteError.js';
 import { UnreadableColumn, type NewNodeRow, type NodeRow, type RunResult, type TaskRow } from './rows.js';
 import { openStore, type Store } from './store.js';
 import { DIALECTS, storeHarness, type StoreHarness } from './storeHarness.js';
+import { postgresSkipReason } from '../../e2e/support/postgresServer.js';
 
 const DEAD_PID = 2 ** 31 - 2; // above any Linux/macOS pid_max, so never a live process
 
@@ -55,6 +56,12 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const sameAction = (stored: NodeRow, fresh: NodeRow) => JSON.stringify(stored.action) === JSON.stringify(fresh.action) && stored.url === fresh.url;
 
 describe.each(DIALECTS)('Store on %s', (dialect) => {
+  // Where PostgreSQL is not installed its half is skipped, saying so (never in CI: postgresSkipReason).
+  const skipReason = dialect === 'postgres' ? postgresSkipReason() : undefined;
+  if (skipReason) {
+    it.skip(skipReason, () => {});
+    return;
+  }
   let harness: StoreHarness;
   let location: string;
   let store: Store;
