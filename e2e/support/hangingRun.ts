@@ -1,5 +1,5 @@
 /**
- * Started as a child process by interrupted.spec.ts: opens a file store, starts a run whose
+ * Started as a child process by storeConformance.spec.ts (on each store): opens the store it is given, starts a run whose
  * agent never answers, says "running" and waits to be killed.
  */
 import { launchBrowser } from '../../src/browser/launch.js';

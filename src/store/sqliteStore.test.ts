@@ -4,37 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
 import { openDatabase } from './open.js';
-import type { RunResult, TaskRow } from './rows.js';
+import type { RunResult } from './rows.js';
+import { finished, task } from './storeTestRows.js';
 import { SqliteStore } from './sqliteStore.js';
-
-const task = (over: Partial<TaskRow> = {}): TaskRow => ({
-  id: 'task-1',
-  taskTemplate: 'search for {{query}}',
-  tags: ['demo'],
-  startUrl: 'https://example.test/',
-  paramNames: ['query'],
-  paramSchema: null,
-  createdAt: 1000,
-  updatedAt: 1000,
-  ...over,
-});
-
-const finished = (id: string, over: Partial<RunResult> = {}): RunResult => ({
-  id,
-  taskId: 'task-1',
-  status: 'agent',
-  endedAt: 2000,
-  durationMs: 1000,
-  agentCalls: 2,
-  cachedSteps: 0,
-  relocatedSteps: 0,
-  agentSteps: 2,
-  modelCalls: 3,
-  inputTokens: 1200,
-  outputTokens: 80,
-  error: null,
-  ...over,
-});
 
 /** What only the SQLite store has: pragmas, the file checks. The rest is the conformance suite (store.test.ts). */
 let store: SqliteStore;

@@ -6,6 +6,7 @@ import { and, asc, count, desc, eq, getTableColumns, sql, type Placeholder, type
 import type Database from 'better-sqlite3';
 import type { RoteDatabase } from './open.js';
 import { UnreadableColumn, type NodeRow } from './rows.js';
+import { importNodeSet } from './importNodeSet.js';
 import { blobs, nodes, runSteps, runs, tasks } from './schema.js';
 
 const p = <N extends string>(name: N): Placeholder<N> => sql.placeholder(name);
@@ -97,21 +98,7 @@ export function prepareStatements(db: RoteDatabase) {
       .values(placeholdersFor(nodeKeys))
       .onConflictDoUpdate({
         target: nodes.id,
-        set: {
-          parentId: sql`excluded.parent_id`,
-          // Links a run learned (a detour re-joining, the run ending here) stay unless the file has them too.
-          resumeAtId: sql`coalesce(excluded.resume_at_id, ${nodes.resumeAtId})`,
-          action: sql`excluded.action`,
-          intent: sql`excluded.intent`,
-          url: sql`excluded.url`,
-          fingerprint: sql`excluded.fingerprint`,
-          box: sql`excluded.box`,
-          cropHash: sql`excluded.crop_hash`,
-          cropRect: sql`excluded.crop_rect`,
-          masks: sql`excluded.masks`,
-          state: sql`excluded.state`,
-          endsRun: sql`max(excluded.ends_run, ${nodes.endsRun})`,
-        },
+        set: importNodeSet(nodes, (file, stored) => sql`max(${file}, ${stored})`),
       })
       .prepare(),
     recordNodeUse: db

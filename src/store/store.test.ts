@@ -3,53 +3,16 @@
  * and a real PostgreSQL server this file starts). What only one dialect has (SQLite's pragmas and
  * file checks, PostgreSQL's URL errors) is tested beside its own implementation.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
-import { UnreadableColumn, type NewNodeRow, type NodeRow, type RunResult, type TaskRow } from './rows.js';
+import { UnreadableColumn, type NodeRow } from './rows.js';
+import { finished, node, task } from './storeTestRows.js';
 import { openStore, type Store } from './store.js';
 import { DIALECTS, storeHarness, type StoreHarness } from './storeHarness.js';
 import { postgresSkipReason } from '../../e2e/support/postgresServer.js';
 
 const DEAD_PID = 2 ** 31 - 2; // above any Linux/macOS pid_max, so never a live process
-
-const task = (over: Partial<TaskRow> = {}): TaskRow => ({
-  id: 'task-1',
-  taskTemplate: 'search for {{query}}',
-  tags: ['demo'],
-  startUrl: 'https://example.test/',
-  paramNames: ['query'],
-  paramSchema: null,
-  createdAt: 1000,
-  updatedAt: 1000,
-  ...over,
-});
-
-const node = (over: Partial<NewNodeRow> = {}): NewNodeRow => ({
-  id: randomUUID(),
-  taskId: 'task-1',
-  action: { type: 'click', target: 'button' },
-  url: 'https://example.test/',
-  createdAt: 1000,
-  ...over,
-});
-
-const finished = (id: string, over: Partial<RunResult> = {}): RunResult => ({
-  id,
-  taskId: 'task-1',
-  status: 'agent',
-  endedAt: 2000,
-  durationMs: 1000,
-  agentCalls: 2,
-  cachedSteps: 0,
-  relocatedSteps: 0,
-  agentSteps: 2,
-  modelCalls: 3,
-  inputTokens: 1200,
-  outputTokens: 80,
-  error: null,
-  ...over,
-});
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 /** The engine's rule, reduced for these rows: same action and URL. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPostgres, type PostgresServer } from '../../e2e/support/postgresServer.js';
 import { SqliteStore } from './sqliteStore.js';
-import { openStore, type Store, type StoreDialect } from './store.js';
+import type { Store, StoreDialect } from './store.js';
 import { PostgresStore } from './postgres/postgresStore.js';
 
 export type StoreHarness = {
@@ -54,9 +54,4 @@ export async function storeHarness(dialect: StoreDialect): Promise<StoreHarness>
       };
     }
   }
-}
-
-/** Opens a new store of the harness's dialect. */
-export async function freshStore(harness: StoreHarness): Promise<Store> {
-  return openStore(await harness.fresh());
 }

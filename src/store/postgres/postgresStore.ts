@@ -5,6 +5,7 @@ import type { PoolClient } from 'pg';
 import { guardStoreAsync } from '../guard.js';
 import { isProcessAlive } from '../processAlive.js';
 import { mergeBranch } from '../branchMerge.js';
+import { importNodeSet } from '../importNodeSet.js';
 import { stepImageKeys, stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type StepImageKey, type TaskRow, type TaskSummary } from '../rows.js';
 import { nodeFromDriver, type NodeColumns } from '../statements.js';
 import type { RunFilter, Store } from '../store.js';
@@ -272,20 +273,7 @@ export class PostgresStore implements Store {
         .values(row)
         .onConflictDoUpdate({
           target: nodes.id,
-          set: {
-            parentId: sql`excluded.parent_id`,
-            resumeAtId: sql`coalesce(excluded.resume_at_id, ${nodes.resumeAtId})`,
-            action: sql`excluded.action`,
-            intent: sql`excluded.intent`,
-            url: sql`excluded.url`,
-            fingerprint: sql`excluded.fingerprint`,
-            box: sql`excluded.box`,
-            cropHash: sql`excluded.crop_hash`,
-            cropRect: sql`excluded.crop_rect`,
-            masks: sql`excluded.masks`,
-            state: sql`excluded.state`,
-            endsRun: sql`excluded.ends_run OR ${nodes.endsRun}`,
-          },
+          set: importNodeSet(nodes, (file, stored) => sql`${file} OR ${stored}`),
         });
     }
   }
