@@ -19,6 +19,7 @@ import { summarizeFaults, type FaultOutcome, type FaultSummary } from './faultOu
 import { mulberry32 } from '../apps/catalog/random.js';
 import { injectPageFault, pageFaultKinds, type PageFaultKind } from './pageFaults.js';
 import { injectModelFault, modelFaultKinds, type ModelFaultKind } from './modelFaults.js';
+import { agentFaultKinds, injectAgentFault, type AgentFaultKind } from './agentFaults.js';
 import { injectLoad, recordLoadTask } from './load.js';
 import { frameFaultKinds, injectFrameFault, startFrameSite } from './frameFaults.js';
 
@@ -72,6 +73,10 @@ export async function runFaults(options: { quick: boolean; seed: number; log: (l
     for (const kind of modelFaultKinds as readonly ModelFaultKind[]) {
       if (!only(`model: ${kind}`)) continue;
       for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectModelFault(kind, env, index));
+    }
+    for (const kind of agentFaultKinds as readonly AgentFaultKind[]) {
+      if (!only(`agent: ${kind}`)) continue;
+      for (let index = 0; index < (options.quick ? PAGE_FAULTS.quick : PAGE_FAULTS.full); index++) outcomes.push(await injectAgentFault(kind, env, index));
     }
     // The load runs beside the page faults, on the same store and its own copy of the app
     // (its own origin, so its own task: the faults' submissions and its own are told apart).

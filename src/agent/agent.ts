@@ -34,8 +34,12 @@ export type Observation = {
   dialog?: NativeDialog;
 };
 
-/** A native dialog waiting for an answer. */
-export type NativeDialog = { type: 'prompt'; message: string; defaultValue: string };
+/**
+ * A native dialog waiting for an answer. `note` is present when the agent is asked a second time
+ * because its answer gave no decision: the last chance before the prompt is dismissed and the run
+ * fails with `dialog-unanswered`.
+ */
+export type NativeDialog = { type: 'prompt'; message: string; defaultValue: string; note?: string };
 
 /**
  * The answer to a native prompt: OK with `text` (omitted: the text it offered, as OK with no

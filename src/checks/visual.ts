@@ -182,6 +182,40 @@ export async function viewportScreenshot(page: Page, deadline: Deadline = deadli
   return captureSettled(page, deadline, () => page.screenshot({ caret: 'hide', timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }));
 }
 
+/**
+ * A crop whose clip reaches past the viewport (a target at its edge that moved a few pixels), cut
+ * to the part inside: the live clip, the recorded crop's same part, and the masks moved with it.
+ * Undefined when too little of the target is inside to compare it (less than half its box, or its
+ * centre outside): a person would scroll first.
+ */
+export async function insideViewport(
+  clip: Box,
+  targetBox: Box,
+  recorded: Buffer,
+  masks: readonly Box[],
+  viewport: { width: number; height: number },
+): Promise<{ clip: Box; recorded: Buffer; masks: Box[] } | undefined> {
+  const screen = { x: 0, y: 0, width: viewport.width, height: viewport.height };
+  const visible = intersect(clip, screen);
+  const targetVisible = intersect(targetBox, screen);
+  const centre = { x: targetBox.x + targetBox.width / 2, y: targetBox.y + targetBox.height / 2 };
+  if (!visible || !targetVisible || targetVisible.width * targetVisible.height < (targetBox.width * targetBox.height) / 2) return undefined;
+  if (centre.x < 0 || centre.y < 0 || centre.x >= viewport.width || centre.y >= viewport.height) return undefined;
+  // Whole pixels inside, so the recorded part and the live capture have one size.
+  const left = Math.ceil(visible.x - clip.x);
+  const top = Math.ceil(visible.y - clip.y);
+  const width = Math.floor(visible.x + visible.width - clip.x) - left;
+  const height = Math.floor(visible.y + visible.height - clip.y) - top;
+  if (width <= 0 || height <= 0) return undefined;
+  const meta = await sharp(recorded).metadata();
+  if ((meta.width ?? 0) < left + width || (meta.height ?? 0) < top + height) return undefined;
+  return {
+    clip: { x: clip.x + left, y: clip.y + top, width, height },
+    recorded: await sharp(recorded).extract({ left, top, width, height }).png().toBuffer(),
+    masks: masks.map((mask) => ({ ...mask, x: mask.x - left, y: mask.y - top })),
+  };
+}
+
 /** Crops known to decode, by hash: checked once per process (a header read), not on every step. */
 const readableCrops = new Set<string>();
 

@@ -4,10 +4,19 @@ import type { BoundParams } from '../params/boundParams.js';
 import { redactSecrets } from '../params/secret.js';
 import { renderKnown, renderTemplate, templatize } from '../params/template.js';
 import type { RecordedDialog } from './trajectoryNode.js';
+import type { RunEvents } from './runEvents.js';
 import { unprovenSecrets } from './recordStep.js';
 
-/** Asks the agent how to answer a native prompt its action opened. */
-export type PromptAnswerer = (dialog: NativeDialog) => Promise<DialogAnswer>;
+/** Asks the agent how to answer a native prompt its action opened; `by: 'rule'` when rote decided instead (no agent, or one busy deciding). */
+export type PromptAnswerer = (dialog: NativeDialog) => Promise<DialogAnswer & { by?: 'rule'; reason?: string }>;
+
+/**
+ * What rote did with one native dialog, for the run result and the report. `by` says who decided:
+ * the recording (a cached step's dialog, answered as recorded), the agent (a prompt), or rote's
+ * rule (an agent step's alert or confirm is accepted; anything a cached step did not record, a
+ * prompt the agent left undecided, or a dialog still open when the run ends is dismissed).
+ */
+export type DialogEvent = NonNullable<RunEvents['dialogs']>[number];
 
 /**
  * Answers native dialogs (alert, confirm, prompt, beforeunload) during a run. While the agent
@@ -29,14 +38,37 @@ export class DialogGuard {
   private readonly unexpectedOpen: { what: string; openedAt: number; closedAt?: number }[] = [];
   /** What went wrong while answering (the agent failed on a prompt): the step fails with it. */
   failure: unknown;
+  /** Every dialog of the run and what was done with it. */
+  readonly events: DialogEvent[] = [];
+  /** Dialogs being answered now (a prompt waits for the agent): none may outlive the run. */
+  private readonly open = new Set<Dialog>();
   private readonly listener = (dialog: Dialog) => void this.answer(dialog);
 
   constructor(
     private readonly page: Page,
     private readonly params: BoundParams,
     private readonly answerPrompt: PromptAnswerer | undefined,
+    /** The step acting or about to act, for the events. */
+    private readonly currentStep: () => number = () => 0,
   ) {
     page.on('dialog', this.listener);
+  }
+
+  /** The message of the dialog open now (a prompt waiting for the agent), secrets masked; undefined when none is. */
+  get openNow(): string | undefined {
+    const [dialog] = this.open;
+    return dialog ? `${dialog.type()} "${redactSecrets(dialog.message(), this.params).slice(0, 120)}"` : undefined;
+  }
+
+  /**
+   * Dismisses every dialog still open (the run is ending: no agent answer can come in time), so the
+   * caller gets back a page that answers. Bounded: a page that does not take the answer is left.
+   */
+  async closeAll(): Promise<void> {
+    const left = [...this.open];
+    for (const dialog of left) this.note(dialog, 'dismissed', 'rule', 'still open when the run ended');
+    await Promise.all(left.map((dialog) => Promise.race([dialog.dismiss().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_LIMIT_MS))])));
+    left.forEach((dialog) => this.open.delete(dialog));
   }
 
   /** Before an action: `record` for an agent step, or the dialogs the cached step recorded. */
@@ -77,6 +109,7 @@ export class DialogGuard {
   private async answer(dialog: Dialog): Promise<void> {
     const type = dialog.type();
     const message = dialog.message();
+    this.open.add(dialog);
     try {
       if (this.expected === 'record') {
         await this.recordAnswer(dialog, type, message);
@@ -85,10 +118,10 @@ export class DialogGuard {
       const known = this.expected.find((recorded) => recorded.type === type && safeRender(recorded.message, this.params) === message);
       if (known) {
         this.raised.push(known);
-        if (!known.accepted) await dialog.dismiss();
+        if (!known.accepted) await this.settle(dialog, 'dismissed', 'recording');
         // A prompt gets the recorded answer with this run's values, or the text it offers now (OK with no typing).
-        else if (type === 'prompt') await dialog.accept(known.text === undefined ? dialog.defaultValue() : renderTemplate(known.text, this.params));
-        else await dialog.accept();
+        else if (type === 'prompt') await this.settle(dialog, 'accepted', 'recording', { text: known.text === undefined ? dialog.defaultValue() : renderTemplate(known.text, this.params) });
+        else await this.settle(dialog, 'accepted', 'recording');
         return;
       }
       const what = `${type} "${redactSecrets(message, this.params).slice(0, 120)}"`;
@@ -96,7 +129,7 @@ export class DialogGuard {
       const open: { what: string; openedAt: number; closedAt?: number } = { what, openedAt: Date.now() };
       this.unexpectedOpen.push(open);
       try {
-        await dialog.dismiss();
+        await this.settle(dialog, 'dismissed', 'rule', { reason: 'the recorded step had no such dialog' });
       } finally {
         open.closedAt = Date.now();
       }
@@ -104,22 +137,42 @@ export class DialogGuard {
       // The page closed while the dialog was open, or the agent failed on a prompt: the prompt is
       // cancelled (never answered blind) and the step fails with the agent's error.
       if (type === 'prompt' && this.expected === 'record') this.failure = error;
+      if (this.open.has(dialog)) this.note(dialog, 'dismissed', 'rule', firstLine(error));
       await dialog.dismiss().catch(() => undefined);
+    } finally {
+      this.open.delete(dialog);
     }
+  }
+
+  /** Answers a dialog and notes what was done, unless the run's end closed it meanwhile. */
+  private async settle(dialog: Dialog, outcome: DialogEvent['outcome'], by: DialogEvent['by'], options: { text?: string; reason?: string } = {}): Promise<void> {
+    if (!this.open.has(dialog)) return;
+    this.note(dialog, outcome, by, options.reason, options.text);
+    this.open.delete(dialog);
+    if (outcome === 'dismissed') await dialog.dismiss();
+    else if (options.text !== undefined) await dialog.accept(options.text);
+    else await dialog.accept();
+  }
+
+  private note(dialog: Dialog, outcome: DialogEvent['outcome'], by: DialogEvent['by'], reason?: string, text?: string): void {
+    const event: DialogEvent = { step: this.currentStep(), type: dialog.type(), message: redactSecrets(dialog.message(), this.params), outcome, by };
+    if (text !== undefined && dialog.type() === 'prompt') event.text = redactSecrets(text, this.params);
+    if (reason !== undefined) event.reason = redactSecrets(reason, this.params);
+    this.events.push(event);
   }
 
   private async recordAnswer(dialog: Dialog, type: string, message: string): Promise<void> {
     const stored = templatize(message, this.params).template;
     if (type !== 'prompt') {
       this.raised.push({ type, message: stored, accepted: true });
-      await dialog.accept();
+      await this.settle(dialog, 'accepted', 'rule', { reason: `the agent's step raised it: accepted, as the person who clicked meant` });
       return;
     }
     const offered = dialog.defaultValue();
-    const answer: DialogAnswer = this.answerPrompt ? await this.answerPrompt({ type: 'prompt', message, defaultValue: offered }) : { accept: true };
+    const answer: Awaited<ReturnType<PromptAnswerer>> = this.answerPrompt ? await this.answerPrompt({ type: 'prompt', message, defaultValue: offered }) : { accept: true, by: 'rule', reason: 'no agent to ask: OK with the text offered' };
     if (!answer.accept) {
       this.raised.push({ type, message: stored, accepted: false });
-      await dialog.dismiss();
+      await this.settle(dialog, 'dismissed', answer.by ?? 'agent', answer.reason !== undefined ? { reason: answer.reason } : {});
       return;
     }
     const recorded: RecordedDialog = { type, message: stored, accepted: true };
@@ -134,8 +187,15 @@ export class DialogGuard {
       this.ambiguous.push(...templated.ambiguous);
     }
     this.raised.push(recorded);
-    await dialog.accept(text ?? offered);
+    await this.settle(dialog, 'accepted', answer.by ?? 'agent', { text: text ?? offered, ...(answer.reason !== undefined ? { reason: answer.reason } : {}) });
   }
+}
+
+/** How long closing a dialog at the end of a run may take before the page is left as it is. */
+const CLOSE_LIMIT_MS = 2_000;
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }
 
 function safeRender(template: string, params: BoundParams): string | undefined {

@@ -144,6 +144,24 @@ export function namesUsedBy(node: TrajectoryNode): string[] {
 }
 
 /**
+ * Parameters a node sets by clicks rather than typing (NodeState.setsValue): put on the page by
+ * the path, but only with the values the step was recorded setting, so a replay never counts them
+ * as shown with this run's value.
+ */
+export function namesSetBy(node: TrajectoryNode): string[] {
+  return [...new Set((node.state.setsValue ?? []).map((set) => set.param))];
+}
+
+/**
+ * The first parameter whose value this step would set to another value than this run's: it was
+ * recorded setting only other values (a secret, never hashed, never matches).
+ */
+export function setsOtherValue(node: TrajectoryNode, valueHashes: Readonly<Record<string, string>>): string | undefined {
+  const sets = node.state.setsValue ?? [];
+  return namesSetBy(node).find((name) => !sets.some((set) => set.param === name && valueHashes[name] !== undefined && set.hash === valueHashes[name]));
+}
+
+/**
  * A fingerprint of a parameter's value, so a later run can tell "same value as recorded" without
  * the value being stored. Salted by task (TaskIdentity.valueSalt, origin-free), so equal values of
  * other tasks do not line up while a recording imported onto another host still does.

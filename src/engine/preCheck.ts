@@ -8,7 +8,7 @@ import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { showsValueNow } from '../checks/shownValues.js';
 import { compareUrls } from '../checks/urlCheck.js';
-import { matchCropStable, compareCrops, readableImage } from '../checks/visual.js';
+import { matchCropStable, compareCrops, insideViewport, readableImage } from '../checks/visual.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { recordedName, renderSecrets } from '../checks/secretTarget.js';
 import type { BoundParams } from '../params/boundParams.js';
@@ -23,6 +23,8 @@ import { locateTarget } from './locateTarget.js';
 import { renderWaitFor, waitForShown } from './waitCondition.js';
 import { toolPreCheck } from './toolChecks.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
+import { setsOtherValue } from './paramBindings.js';
+import { arrivalsOf, misfit, type RunValues } from './valueKeys.js';
 
 export type CheckPass = {
   ok: true;
@@ -94,6 +96,9 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   // Failures that come from this run's values, not from the page: waiting cannot change them.
   const bound = bindAction(node, env.params, env.valueHashes);
   if (typeof bound === 'string') return fail(bound, { permanent: true });
+  // A click that sets a value (an arrow, a day, an option) was recorded for other values: it would set theirs.
+  const setsOther = setsOtherValue(node, env.valueHashes);
+  if (setsOther) return fail(`this step sets parameter "${setsOther}" by clicking, and was recorded setting another value: replaying it would set the recorded value, not this run's`, { permanent: true });
   const awaited = node.state.waitFor ? renderWaitFor(node.state.waitFor, env.params) : [];
   if (typeof awaited === 'string') return fail(awaited, { permanent: true });
 
@@ -228,15 +233,16 @@ async function staleWatch(env: CheckEnvironment, node: TrajectoryNode): Promise<
  * equals the recorded one.
  */
 function unusedChangedParam(env: CheckEnvironment, node: TrajectoryNode): string | undefined {
-  const ahead = new Set(node.state.ahead ?? []);
-  // A watched parameter is checked on the page where it shows, before the submit (staleWatch).
-  const watched = new Set(node.state.watchedAhead ?? []);
-  for (const name of env.params.names()) {
-    if (env.usedSoFar.has(name) || ahead.has(name) || watched.has(name)) continue;
-    // A secret is never hashed (env.valueHashes has none): unused, it always counts as changed.
-    if (env.valueHashes[name] === undefined || node.state.valueHashes?.[name] !== env.valueHashes[name]) return name;
-  }
-  return undefined;
+  // Any path learned through the step will do: each says what it put on the page from here on
+  // (a watched parameter is checked on the page where it shows, by staleWatch) and what values
+  // it was learned under. A secret is never hashed: unused, it always counts as changed.
+  const misfits = arrivalsOf(node.state).map((key) => misfit(key, runValuesOf(env)));
+  return misfits.includes(undefined) ? undefined : misfits[0];
+}
+
+/** The run as a path's values are compared with it. */
+export function runValuesOf(env: CheckEnvironment): RunValues {
+  return { names: env.params.names(), valueHashes: env.valueHashes, usedSoFar: env.usedSoFar };
 }
 
 /** The crop minus the target's own box: what stood around it. */
@@ -252,16 +258,20 @@ function surroundings(rect: Box, box: Box): Box[] {
   ].filter((mask) => mask.width > 0 && mask.height > 0);
 }
 
-async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recorded: Buffer, until: number) {
+async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, until: number) {
+  let recorded = recordedCrop;
   const rect = node.cropRect!;
   // The target itself is compared, not what stands beside it: which element it is, the identity
   // and the hit test at the point say; neighbours move for no reason (a field above that jitters,
   // another row picked by this run's value, a target that moved).
-  const masks = [...node.masks, ...surroundings(rect, liveBox)];
+  let masks = [...node.masks, ...surroundings(rect, liveBox)];
   const viewport = env.page.viewportSize() ?? { width: 1280, height: 720 };
-  const clip = { x: Math.round(liveBox.x + rect.x), y: Math.round(liveBox.y + rect.y), width: rect.width, height: rect.height };
+  let clip = { x: Math.round(liveBox.x + rect.x), y: Math.round(liveBox.y + rect.y), width: rect.width, height: rect.height };
   if (clip.x < 0 || clip.y < 0 || clip.x + clip.width > viewport.width || clip.y + clip.height > viewport.height) {
-    return { reason: 'the target is partly outside the viewport', actual: undefined, diff: undefined };
+    // A target at the viewport's edge that moved a little: the part of it inside is compared (which element it is, the identity said).
+    const inside = await insideViewport(clip, liveBox, recorded, masks, viewport);
+    if (!inside) return { reason: 'the target is mostly outside the viewport', actual: undefined, diff: undefined };
+    ({ clip, recorded, masks } = inside);
   }
   let matched: Awaited<ReturnType<typeof matchCropStable>>;
   try {

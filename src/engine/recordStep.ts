@@ -121,6 +121,10 @@ export function doesSameWork(cached: TrajectoryNode, agentStep: TrajectoryNode):
   if (cached.action.type === 'tool') return sameToolCall(cached.action, agentStep.action);
   if (cached.fingerprint === null || agentStep.fingerprint === null) return false;
   if (!sameFingerprint(cached.fingerprint, agentStep.fingerprint)) return false;
+  // Among look-alikes (a row of Approve buttons), the same role and name is not the same element:
+  // what told it apart when recorded must agree too.
+  if (JSON.stringify(cached.state.identity ?? null) !== JSON.stringify(agentStep.state.identity ?? null)) return false;
+  if (JSON.stringify(cached.state.position ?? null) !== JSON.stringify(agentStep.state.position ?? null)) return false;
   switch (cached.action.type) {
     case 'type':
       return agentStep.action.type === 'type' && cached.action.text === agentStep.action.text;

@@ -22,8 +22,12 @@ function isSelectAll(keys: readonly string[]): boolean {
  * continue after it: a click that only focuses a field, a wait or a move, typing whose every
  * parameter the detour has put on the page, or a step the detour did the same work as.
  */
-function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[], detourNames: ReadonlySet<string>): boolean {
-  if (detour.some((step) => doesSameWork(cached, step))) return true;
+function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[], detourNames: ReadonlySet<string>, isNew: (node: TrajectoryNode) => boolean): boolean {
+  // A step that sets a value by clicks (an arrow, a day) is done only for its values: another
+  // press like it by the agent is not this press (the third + is not the first).
+  if ((cached.state.setsValue ?? []).length > 0) return false;
+  // A detour step that is itself a recorded step was that step, followed on the path: it covers no other.
+  if (detour.some((step) => isNew(step) && doesSameWork(cached, step))) return true;
   switch (cached.action.type) {
     case 'click':
     case 'double_click':
@@ -69,7 +73,7 @@ export async function findRejoin(
     const next: typeof level = [];
     for (const { after, node } of level) {
       if ((await preCheck(env, node, Date.now())).ok) return after;
-      if (coveredByDetour(node, detour, detourNames)) {
+      if (coveredByDetour(node, detour, detourNames, (step) => view.isNew(step.id))) {
         next.push(...(await view.candidatesAfter(nodeRef(node.id))).filter(eligible).map((child) => ({ after: nodeRef(node.id), node: child })));
       }
     }

@@ -8,6 +8,8 @@ import { nodeFromRow } from './trajectoryNode.js';
 import { sameStep } from './recordStep.js';
 import type { Store } from '../store/store.js';
 import { namesUsedBy } from './paramBindings.js';
+import { learnFromPath, type PathRun } from './pathLearning.js';
+import type { RunEvents } from './runEvents.js';
 import { guardPiecesAskedTwice } from './pieceGuards.js';
 import type { RunImages } from './runImages.js';
 import type { RunResult } from './runResult.js';
@@ -34,6 +36,19 @@ export type RunRecord = {
   crops: ReadonlyMap<string, Buffer>;
   /** The run's pictures for the report, encoded. */
   images: RunImages;
+  /** What the run saw that path learning reads (RunLedger.seen). */
+  seen: PathSightings;
+};
+
+/** What a run saw of values on the page, and where it met forks. */
+export type PathSightings = {
+  /** For the agent's steps, by index: parameters a form control showed just before it acted, and once it had. */
+  shown: ReadonlyMap<number, { before: readonly string[]; after: readonly string[] }>;
+  /** The agent said done after the last step. */
+  endedByAgent: boolean;
+  /** That end is new on the last step's node. */
+  newEnd: boolean;
+  forks: ReadonlySet<string>;
 };
 
 /**
@@ -43,12 +58,12 @@ export type RunRecord = {
  */
 export async function commitRun(record: RunRecord): Promise<void> {
   const { store, identity, result, view } = record;
-  const keepTrajectory = (result.status === 'replayed' || result.status === 'mixed' || result.status === 'agent') && view.newNodes.length > 0;
+  const endedWell = result.status === 'replayed' || result.status === 'mixed' || result.status === 'agent';
+  const keepTrajectory = endedWell && view.newNodes.length > 0;
   const newNodes = keepTrajectory ? view.newNodes : [];
-  if (keepTrajectory) {
-    guardPiecesAskedTwice(stepsOf(record), (node) => view.isNew(node.id), record.valueHashes);
-    noteParamsAhead(record);
-  }
+  if (keepTrajectory) guardPiecesAskedTwice(stepsOf(record), (node) => view.isNew(node.id), record.valueHashes);
+  // What the path teaches about values: new nodes take it in their state, stored ones by links.
+  const learned = endedWell ? learnFromPath(pathOf(record)) : [];
   const usedCrops = new Set(newNodes.map((node) => node.cropHash).filter((hash): hash is string => hash !== null));
   const now = Date.now();
   const existingTask = await store.getTask(identity.key);
@@ -72,7 +87,7 @@ export async function commitRun(record: RunRecord): Promise<void> {
     blobs: [...[...record.crops].filter(([hash]) => usedCrops.has(hash)).map(([hash, bytes]) => ({ hash, bytes })), ...record.images.blobs],
     nodeStats: record.stats.filter((stat) => !view.isNew(stat.id)),
     // Links change stored nodes: only a run that ended well may make them.
-    nodeLinks: result.status !== 'failed' && result.status !== 'diverged' ? [...record.links] : [],
+    nodeLinks: result.status !== 'failed' && result.status !== 'diverged' ? [...record.links, ...learned] : [],
     run: { ...runRow(record, now, result.error ?? null), screenshotHash: record.images.screenshotHash ?? null },
     steps: [
       ...result.steps.map((step) => {
@@ -133,6 +148,7 @@ function sameStoredStep(stored: NodeRow, fresh: NodeRow): boolean {
 function runRow(record: { result: RunResult; identity: TaskIdentity | undefined }, now: number, error: string | null) {
   const { result } = record;
   return {
+    events: eventsOf(result),
     id: result.runId,
     taskId: record.identity?.key ?? null,
     status: result.status,
@@ -149,30 +165,22 @@ function runRow(record: { result: RunResult; identity: TaskIdentity | undefined 
   };
 }
 
-/**
- * For each new node: the parameters this run put on the page from that step on, and a hash of
- * the values of the others, which the hazard guard of later runs compares against.
- */
-function noteParamsAhead(record: RunRecord): void {
-  const steps = stepsOf(record);
-  const usedInRun = new Set(steps.flatMap(namesUsedBy));
-  const ahead = new Set<string>();
-  const watchedAhead = new Set<string>();
-  for (const node of [...steps].reverse()) {
-    for (const name of namesUsedBy(node)) ahead.add(name);
-    if (!record.view.isNew(node.id)) continue;
-    // A watch matters only for a parameter the run never set (its value was already on the page),
-    // and only at the last step that saw it: checked there, a changed value hands over right before the submit.
-    const watches = (node.state.watches ?? []).filter((watch) => !usedInRun.has(watch.param) && !watchedAhead.has(watch.param));
-    if (watches.length > 0) node.state.watches = watches;
-    else delete node.state.watches;
-    for (const watch of watches) watchedAhead.add(watch.param);
-    node.state.ahead = [...ahead].sort();
-    node.state.watchedAhead = [...watchedAhead].sort();
-    const unused = record.params.names().filter((name) => !ahead.has(name));
-    // Secrets have no hash (never hashed, never stored): an unused secret always counts as changed.
-    node.state.valueHashes = Object.fromEntries(unused.flatMap((name) => (record.valueHashes[name] === undefined ? [] : [[name, record.valueHashes[name]]])));
-  }
+/** What the run record keeps beside the steps: its dialogs, and the divergences no step row holds (they have no recorded action). */
+function eventsOf(result: RunResult): RunEvents | null {
+  const handovers = result.divergences.filter((divergence) => !divergence.action).map((divergence) => ({ step: divergence.step, reason: divergence.reason, ...(divergence.intent ? { intent: divergence.intent } : {}) }));
+  const events: RunEvents = { ...(result.dialogs?.length ? { dialogs: result.dialogs } : {}), ...(handovers.length > 0 ? { handovers } : {}) };
+  return Object.keys(events).length > 0 ? events : null;
+}
+
+/** The run's path as path learning reads it: each step's node, whether it is new, and what the agent saw. */
+function pathOf(record: RunRecord): PathRun {
+  const steps = record.stepNodes.flatMap((id, index) => {
+    const node = record.view.node(id);
+    if (!node) return [];
+    const shown = record.seen.shown.get(index);
+    return [{ node, isNew: record.view.isNew(id), byAgent: record.result.steps[index]?.kind === 'agent', ...(shown ? { shownBefore: shown.before, shownAfter: shown.after } : {}) }];
+  });
+  return { steps, params: record.params, valueHashes: record.valueHashes, endedByAgent: record.seen.endedByAgent, newEnd: record.seen.newEnd, forks: record.seen.forks };
 }
 
 /** The nodes behind the run's steps, in order. */

@@ -8,6 +8,9 @@ import { redactSecrets } from '../params/secret.js';
 import type { NodeLink, NodeStat } from '../store/rows.js';
 import type { Divergence, RunResult, RunStatus, StepResult } from './runResult.js';
 import type { StepPictures } from './runImages.js';
+import { resumeAtIdOf, type NodeRef } from './cursor.js';
+import type { PathSightings } from './runCommit.js';
+import type { DialogEvent } from './dialogGuard.js';
 
 /**
  * What one run has done so far and will leave behind: its steps (as performed and as stored),
@@ -37,6 +40,26 @@ export class RunLedger {
   finalScreen: Buffer | undefined;
   agentCalls = 0;
   answer: string | undefined;
+  /**
+   * Places (a node id, or ROOT_ID) where recorded paths both fitted and nothing told them apart:
+   * what the agent does there is learned under this run's exact values, even where a path already fitted them.
+   */
+  readonly forks = new Set<string>();
+  /** For the agent's steps, by index: parameters a form control showed just before the step acted, and once it had. */
+  readonly shown = new Map<number, { before: readonly string[]; after: readonly string[] }>();
+  /** The agent said the task was done. */
+  endedByAgent = false;
+  /** The end the agent said is on a stored step that was no end before. */
+  newEnd = false;
+
+  /** What path learning reads of the run (see pathLearning.ts). */
+  get seen(): PathSightings {
+    return { shown: this.shown, endedByAgent: this.endedByAgent, newEnd: this.newEnd, forks: this.forks };
+  }
+
+  forkAt(place: NodeRef): void {
+    this.forks.add(resumeAtIdOf(place));
+  }
 
   /** An agent call saw this screen (undefined: one not known free of secrets): the first step it answers with shows it in the report. */
   sawScreen(screenshot: Buffer | undefined): void {
@@ -88,7 +111,7 @@ export class RunLedger {
   }
 
   /** The run's result; secret values never leave the run, not in its result nor in what is stored from it. */
-  result(input: { status: RunStatus; error: string | undefined; errorCode: RoteErrorCode | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams; warnings: readonly string[] }): RunResult {
+  result(input: { status: RunStatus; error: string | undefined; errorCode: RoteErrorCode | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams; warnings: readonly string[]; dialogs: readonly DialogEvent[] }): RunResult {
     const result: RunResult = {
       runId: this.runId,
       status: input.status,
@@ -107,6 +130,7 @@ export class RunLedger {
     if (input.error) result.error = `${input.error}\nSteps that ran:\n${input.callLog || '  (none)'}`;
     if (input.errorCode) result.errorCode = input.errorCode;
     if (input.warnings.length > 0) result.warnings = [...input.warnings];
+    if (input.dialogs.length > 0) result.dialogs = [...input.dialogs];
     return redactResult(result, input.params);
   }
 }

@@ -8,6 +8,7 @@ import { isDone, type Agent, type AgentAnswer, type AgentUsage, type DialogAnswe
 import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
 import { watchChanges } from '../checks/pageChanges.js';
 import { compareUrls, templatedUrl } from '../checks/urlCheck.js';
+import { describeFingerprint } from '../checks/fingerprint.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
 import { pageDied, pageGone } from './pageAlive.js';
@@ -19,7 +20,8 @@ import { scrubError } from '../params/scrubError.js';
 import type { TaskIdentity } from '../params/taskKey.js';
 import { renderForDisplay, renderKnown } from '../params/template.js';
 import { urlRenderingParams } from '../params/url.js';
-import { pause, remainingMs } from '../progress/deadline.js';
+import { narrowed, pause, remainingMs, withinDeadline } from '../progress/deadline.js';
+import { shownValues } from '../checks/shownValues.js';
 import type { Store } from '../store/store.js';
 import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
 import { performAgentStep, type AgentStep } from './agentStep.js';
@@ -31,7 +33,8 @@ import { lastScreen } from './lastScreen.js';
 import type { OriginGuard } from './originGuard.js';
 import { observe } from './observe.js';
 import { literalGuards, namesUsedBy, valueHashesOf } from './paramBindings.js';
-import { preCheck, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
+import { preCheck, runValuesOf, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
+import { endOptionAt, resolveFork, type EndOption } from './fork.js';
 import { doesSameWork, sameStep } from './recordStep.js';
 import { findRejoin } from './rejoin.js';
 import { commitRun, markRunFailed } from './runCommit.js';
@@ -71,6 +74,16 @@ export type RunInput = {
   /** The queue job this run does, kept on its record so a retry of the job can close it out. */
   jobId?: string;
 };
+
+/** Starting to watch the page: one evaluate, normally a few ms. */
+const START_LIMIT_MS = 5_000;
+
+/** Said to an agent asked a second time for a prompt it did not decide. */
+const PROMPT_ASKED_AGAIN =
+  'Your last answer gave no decision for this prompt, and the page is blocked until it gets one. Answer with dialog: { accept: true, text } (OK, with the text to type), { accept: true } (OK with the text it offers) or { accept: false } (Cancel). Do not read or script the page now: it cannot answer while the prompt is open. Without a decision this time the prompt is dismissed and the run fails.';
+
+/** Reading which values the page shows after an agent's step: one evaluate, normally a few ms. */
+const SHOWN_VALUES_LIMIT_MS = 2_000;
 
 /** A navigation under way gets this long to bring its document before the agent looks. */
 const ARRIVAL_LIMIT_MS = 10_000;
@@ -161,11 +174,10 @@ export class RunLoop {
     let status: RunStatus;
     let error: string | undefined;
     let errorCode: RoteErrorCode | undefined;
-    this.dialogs = new DialogGuard(this.input.page, params, (dialog) => this.answerPrompt(dialog));
+    this.dialogs = new DialogGuard(this.input.page, params, (dialog) => this.answerPrompt(dialog), () => this.ledger.steps.length);
     try {
       this.commitsAtStepStart = this.commitsAtStepEnd = this.commitsAccounted = navigationWatch(this.input.page).documentCount;
-      await watchChanges(this.input.page);
-      status = await withinOverrun(this.loop(), this.input.page, context);
+      status = await withinOverrun(this.start().then(() => this.loop()), this.input.page, context);
     } catch (thrown) {
       if (thrown instanceof StopDiverged) {
         status = 'diverged';
@@ -185,9 +197,11 @@ export class RunLoop {
         error = message.startsWith(`${context.apiName}:`) ? message : `${context.apiName}: ${message}`;
       }
     }
+    // No run hands back a page that a dialog holds: whatever is still open (a prompt the agent never answered) is dismissed.
+    await this.dialogs.closeAll();
     this.dialogs.dispose();
     if (status === 'failed') this.ledger.finalScreen = await lastScreen(this.input.page, params, context.deadline);
-    const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: this.view.warnings });
+    const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: this.view.warnings, dialogs: this.dialogs.events });
     try {
       const images = await encodeRunImages({ steps: this.ledger.pictures, divergences: result.divergences, finalScreen: this.ledger.finalScreen });
       await commitRun({
@@ -204,6 +218,7 @@ export class RunLoop {
         stats: this.ledger.stats,
         links: this.ledger.links,
         crops: this.ledger.crops,
+        seen: this.ledger.seen,
       });
     } catch (commitError) {
       // The trajectory could not be stored; the run record must still not stay 'running'.
@@ -211,6 +226,11 @@ export class RunLoop {
       throw commitError;
     }
     return result;
+  }
+
+  /** Before the first step: the page's change log (bounded, since a page a dialog holds answers nothing). */
+  private async start(): Promise<void> {
+    await withinDeadline(narrowed(this.input.context, START_LIMIT_MS), watchChanges(this.input.page), 'starting to watch the page').catch(() => undefined);
   }
 
   private async loop(): Promise<RunStatus> {
@@ -267,8 +287,12 @@ export class RunLoop {
       candidates = learned;
     }
     const here = this.view.nodeAt(this.cursor.at);
+    // A run ends where a recorded run ended only under values that fit: an end learned under
+    // `times: one` is no end for `times: two`.
+    const end = endOptionAt(here, runValuesOf(this.env));
     if (candidates.length === 0) {
-      if (here?.endsRun) return this.finishAt(here);
+      if (end?.fits) return this.finishAt(end.node);
+      if (end) return this.endForOtherValues(step, end);
       if (!here) return 'miss';
       return { step, reason: 'the recorded trajectory stops here before the task was done' };
     }
@@ -276,7 +300,20 @@ export class RunLoop {
     // A step the recording waited for before may take as long again, and twice that on a slower day.
     const patience = Math.max(...candidates.map((node) => limits.checkTimeoutMs + 2 * (node.state.waitFor?.waitedMs ?? 0)));
     const started = Date.now();
-    const checked = await this.pollCandidates(candidates, here?.endsRun ? Date.now() : context.within(patience));
+    let checked = await this.pollCandidates(candidates, end?.fits ? Date.now() : context.within(patience));
+    if (checked.ok) {
+      const choice = await resolveFork({ env: this.env, first: checked, candidates, end, describe: (node) => this.describeStep(node) });
+      switch (choice.kind) {
+        case 'end':
+          return this.finishAt(end!.node);
+        case 'undecided':
+          this.ledger.forkAt(this.cursor.at);
+          context.log(`step ${step} diverged: ${choice.reason}`);
+          return { step, reason: choice.reason, nodeId: choice.options[0]!.id, action: choice.options[0]!.action };
+        case 'step':
+          checked = choice.pass;
+      }
+    }
     const checkMs = Date.now() - started;
     if (checked.ok) {
       // A last look before acting: a load that arrived while the step was checked (a frame the run
@@ -290,7 +327,7 @@ export class RunLoop {
       await this.performCached(checked, started, checkMs);
       return 'stepped';
     }
-    if (here?.endsRun) return this.finishAt(here);
+    if (end?.fits) return this.finishAt(end.node);
     // The run's own deadline ended the wait: the run is over, and says where it stood and for what.
     if (Date.now() >= context.deadline) throw context.timeoutError(`at step ${step + 1} (${this.intentOf(checked.node) ?? describeAction(checked.node.action)}): ${checked.reason}`);
     this.ledger.noteUse(checked.node.id, false);
@@ -325,6 +362,13 @@ export class RunLoop {
     const reason = `the recorded run ended here on ${endUrl}, but ${problem.replace(/^the page/, 'this page')}${unexpected ? ` (an unexpected dialog was dismissed: ${unexpected})` : ''}`;
     context.log(`step ${this.ledger.steps.length} diverged: ${reason}`);
     return { step: this.ledger.steps.length, reason };
+  }
+
+  /** Runs ended here, but under other values than this run's, and no step on from here fits: not an end for this run. */
+  private endForOtherValues(step: number, end: EndOption): Divergence {
+    const reason = `a recorded run ended here, but under another value of ${end.misfit ? `parameter "${end.misfit}"` : 'a parameter'}, which no step shows: whether this run is done here cannot be shown`;
+    this.input.context.log(`step ${step} diverged: ${reason}`);
+    return { step, reason };
   }
 
   /**
@@ -466,17 +510,26 @@ export class RunLoop {
     return 'continuing';
   }
 
-  /** One agent call, bounded by the run's deadline and abort signal; its cost is counted even when it fails. */
+  /**
+   * One agent call, bounded by the run's deadline and abort signal (an agent that never answers is
+   * abandoned then); its cost is counted even when it fails.
+   */
   private async askAgent(agent: Agent, observation: Parameters<Agent['next']>[0]): Promise<AgentAnswer> {
+    const { context } = this.input;
     this.ledger.agentCalls++;
     this.asking = true;
     try {
-      const answer = await this.input.context.bounded(agent.next(observation), 'waiting for the agent', { stoppable: true });
+      const answer = await context.bounded(Promise.resolve().then(() => agent.next(observation)), 'waiting for the agent', { stoppable: true });
       this.ledger.addUsage(answer.usage);
       return answer;
     } catch (error) {
       // A failed call still cost something: an agent may put its usage on the error.
       this.ledger.addUsage((error as { usage?: AgentUsage } | undefined)?.usage);
+      // The run's own timeout names where it stood, and the dialog that held the page, if one did.
+      if (RoteError.isInstance(error) && error.code === 'timeout' && Date.now() >= context.deadline) {
+        const dialog = observation.dialog ? `prompt "${observation.dialog.message.slice(0, 80)}"` : this.dialogs.openNow;
+        throw context.timeoutError(`at step ${this.ledger.steps.length + 1} while waiting for the agent${dialog ? ` (a ${dialog} was open; it was dismissed)` : ''}`);
+      }
       throw error;
     } finally {
       this.asking = false;
@@ -517,6 +570,8 @@ export class RunLoop {
     }
     if (this.dialogs.failure !== undefined) throw this.dialogs.failure;
     if (this.dialogs.raisedThisStep.length > 0) this.noteDialogs(step.node);
+    // What the page showed of the values before this step: where a value set by clicks first shows (pathLearning.ts).
+    if (action.type !== 'tool') await this.noteShownValues(step.node);
     if (step.crop) this.ledger.crops.set(step.crop.hash, step.crop.bytes);
     step.node.state.navigated = watch.documentCount !== this.commitsAtStepStart;
     step.node.state.navigatedBefore = navigatedBefore;
@@ -543,20 +598,35 @@ export class RunLoop {
    * The agent's action opened a native prompt, which blocks the page until it is answered: the
    * agent is asked (one more call), shown the prompt and the screen it saw before its action.
    */
-  private async answerPrompt(dialog: NativeDialog): Promise<DialogAnswer> {
-    const { agent, context, limits, page, params, task, tools } = this.input;
-    if (!agent) return { accept: true };
+  private async answerPrompt(dialog: NativeDialog): Promise<DialogAnswer & { by?: 'rule'; reason?: string }> {
+    const { agent, context, params } = this.input;
+    const quoted = `"${redactSecrets(dialog.message, params).slice(0, 80)}"`;
+    if (!agent) return { accept: true, by: 'rule', reason: 'no agent to ask: OK with the text offered' };
     if (this.asking) {
-      context.log(`a prompt "${redactSecrets(dialog.message, params).slice(0, 80)}" came while the agent was thinking: cancelled`);
-      return { accept: false };
+      context.log(`a prompt ${quoted} came while the agent was thinking: cancelled`);
+      return { accept: false, by: 'rule', reason: 'it came while the agent was deciding its next step' };
     }
+    // The rule for an agent that does not decide a prompt (one written before prompts were put to
+    // agents, or reading the page, which the prompt blocks): asked once more, saying why, then the
+    // prompt is dismissed and the run fails; never a silent wait, never an answer made up for it.
+    for (const note of [undefined, PROMPT_ASKED_AGAIN]) {
+      const decided = await this.askPrompt(dialog, note);
+      if (decided) return decided;
+      context.log(`agent: no decision for the prompt ${quoted}${note ? '' : ', asked again'}`);
+    }
+    throw new RoteError('dialog-unanswered', `${context.apiName}: the agent was asked twice to answer the prompt ${quoted} (opened by step ${this.ledger.steps.length + 1}) and gave no decision (the answer's dialog: { accept: true, text? } or { accept: false }); it was dismissed`);
+  }
+
+  /** One agent call for a prompt: its decision, or undefined when the answer had none. */
+  private async askPrompt(dialog: NativeDialog, note: string | undefined): Promise<DialogAnswer | undefined> {
+    const { agent, context, limits, page, params, task, tools } = this.input;
     if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent (a prompt asked "${redactSecrets(dialog.message, params).slice(0, 80)}")`);
-    const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context, dialog, ...(this.lastSeen ? { seen: this.lastSeen } : {}) });
-    const answer = await this.askAgent(agent, observation);
+    const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context, dialog: note ? { ...dialog, note } : dialog, ...(this.lastSeen ? { seen: this.lastSeen } : {}) });
+    const answer = await this.askAgent(agent!, observation);
+    if (isDone(answer) || !answer.dialog) return undefined;
     context.log(`agent answers the prompt "${redactSecrets(dialog.message, params).slice(0, 80)}"`);
-    if (isDone(answer)) return { accept: true };
     this.afterPrompt.push(...answer.actions);
-    return answer.dialog ?? { accept: true };
+    return answer.dialog;
   }
 
   /** A step's dialogs are stored with it; a prompt answered with a value it cannot tell for sure is guarded like typed text. */
@@ -567,6 +637,17 @@ export class RunLoop {
     if (ambiguous.length > 0) node.state.ambiguous = [...(node.state.ambiguous ?? []), ...ambiguous];
     const guarded = literalGuards(literal, params, identity.valueSalt);
     if (guarded) node.state.literalOf = { ...node.state.literalOf, ...guarded };
+  }
+
+  /**
+   * The values form controls showed before the agent's step (its evidence) and after it: where a
+   * value set by clicks first shows (pathLearning.ts). A page that cannot be read now leaves the
+   * step unknown, which binds nothing.
+   */
+  private async noteShownValues(fresh: TrajectoryNode): Promise<void> {
+    const { page, params, context } = this.input;
+    const after = await withinDeadline(narrowed(context, SHOWN_VALUES_LIMIT_MS), shownValues(page, params.toRecord()), 'reading the values on the page').catch(() => undefined);
+    if (after) this.ledger.shown.set(this.ledger.steps.length, { before: (fresh.state.watches ?? []).map((watch) => watch.param), after: after.map((watch) => watch.param) });
   }
 
   /** Documents up to `documents` are explained; the steps entered since start counting again. */
@@ -589,12 +670,20 @@ export class RunLoop {
 
   /** The agent said done here: a replay that gets here is complete, on the page it is on now. */
   private markEnd(): void {
+    this.ledger.endedByAgent = true;
     const node = this.view.nodeAt(this.cursor.at);
     if (!node || node.endsRun) return;
+    this.ledger.newEnd = !this.view.isNew(node.id);
     node.endsRun = true;
     node.state.endUrl = templatedUrl(this.input.page.url(), this.input.params);
     // A stored node learns it too, end URL and all, so the end check runs for it next time.
     if (!this.view.isNew(node.id)) this.ledger.link({ id: node.id, endsRun: true, endUrl: node.state.endUrl });
+  }
+
+  /** A recorded step as a person reads it: its intent (or action) and the element it acts on. */
+  private describeStep(node: TrajectoryNode): string {
+    const what = `"${this.intentOf(node) ?? describeAction(node.action)}"`;
+    return node.fingerprint ? `${what} on ${describeFingerprint(node.fingerprint)}` : what;
   }
 
   /** A recorded intent with this run's values in place of its templates. */

@@ -1,6 +1,7 @@
 import type { Action } from '../actions/action.js';
 import type { AgentUsage, StepKind } from '../agent/agent.js';
 import type { RoteErrorCode } from '../errors/roteError.js';
+import type { DialogEvent } from './dialogGuard.js';
 
 /**
  * replayed: every step from the cache. mixed: cache and agent. agent: the agent did it all.
@@ -71,4 +72,6 @@ export type RunResult = {
    * stored step that cannot be read (damaged, hand-edited) and so was a miss, naming the step.
    */
   warnings?: string[];
+  /** The native dialogs of the run and what was done with each (see DialogEvent): present when there were any. */
+  dialogs?: DialogEvent[];
 };

@@ -4,6 +4,7 @@ import type { Fingerprint } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
 import { identitySchema } from '../checks/identity.js';
 import { UnreadableColumn } from '../store/rows.js';
+import { valueKeySchema } from './valueKeys.js';
 
 /** One recorded step and the evidence that makes it safe to repeat. */
 export type TrajectoryNode = {
@@ -121,6 +122,26 @@ export const stateSchema = z
     waitFor: z.object({ waitedMs: z.number().nonnegative(), regions: z.array(waitRegionSchema) }).optional(),
     /** For parameters the recorded path never used: a hash of their recorded value (never the value). */
     valueHashes: z.record(z.string(), z.string()).optional(),
+    /**
+     * Further paths runs took through this step under other values, each as `ahead`, `watchedAhead`
+     * and `valueHashes` say for the run that recorded it (see valueKeys.ts): a later run may take
+     * the step when one of them fits its values. A path is learned here when none fitted the run
+     * that took it, or when it settled a fork that nothing else told apart.
+     */
+    alsoUnder: z.array(valueKeySchema).optional(),
+    /**
+     * The values runs ended here under (hashes; never the values). A replay ends here only when one
+     * fits: an end learned under `times: one` is not the end of a run with `times: two`. Absent on
+     * ends kept before these were: the node's own `valueHashes` stand for them.
+     */
+    endsUnder: z.array(valueKeySchema).optional(),
+    /**
+     * Parameters this step sets without typing them (a spinner's arrow, a calendar's day, a custom
+     * list's option: the page showed the value after the steps that set it), each with the hash of
+     * a value it was done for. Under any other value the step is not replayed: its clicks would set
+     * the recorded value.
+     */
+    setsValue: z.array(z.object({ param: z.string(), hash: z.string() })).optional(),
     /**
      * Parameters this step's text, option or target name is one piece of on its own (a day, a
      * month name, AM/PM: see BoundParams.piecesNamed). A strong piece is guarded at once

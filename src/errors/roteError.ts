@@ -12,6 +12,8 @@ export type RoteErrorCode =
   /** The page went, or an action would go or type a secret, where the run may not (see allowedOrigins). */
   | 'origin-not-allowed'
   | 'aborted'
+  /** A native prompt the agent's step opened got no decision from the agent, asked twice: it was dismissed. */
+  | 'dialog-unanswered'
   | 'internal';
 
 /**

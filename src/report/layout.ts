@@ -38,6 +38,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .kind-agent { border-color: #8a5cd1; color: #6639ba; }
 .kind-rejoined { border-color: #2e9e5b; color: #fff; background: #2e9e5b; }
 .kind-diverged { border-color: #e08a1e; color: #9a5b00; }
+.kind-dialog { border-color: #57606a; color: #24292f; background: #eaeef2; }
+.kind-keyed { border-color: #bf8700; color: #7d4e00; background: #fff8c5; }
 .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 8px 0; }
 .filters label { font-size: 13px; }
 .filters input[type=search] { padding: 4px 8px; min-width: 240px; }
@@ -49,6 +51,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .timeline .intent { font-weight: 600; word-break: break-word; }
 .timeline .detail { color: #656d76; font-size: 12px; word-break: break-word; }
 .timeline li.divergence { border-color: #e08a1e; background: #fff8ee; grid-template-columns: 1fr; }
+.timeline li.dialog { background: #f6f8fa; grid-template-columns: 1fr; }
 .evidence { display: flex; gap: 12px; flex-wrap: wrap; margin-top: 6px; }
 .evidence figure { margin: 0; }
 .evidence figcaption { font-size: 12px; color: #656d76; }

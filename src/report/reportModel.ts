@@ -3,6 +3,9 @@ import type { NodeRow, RunRow, RunStepRow } from '../store/rows.js';
 import type { RunStatus } from '../store/schema.js';
 import type { SlotRow } from '../store/scheduleStore.js';
 import type { Store } from '../store/store.js';
+import { runEventsSchema, type RunEvents } from '../engine/runEvents.js';
+import { stateSchema } from '../engine/trajectoryNode.js';
+import { arrivalsOf, type ValueKey } from '../engine/valueKeys.js';
 
 /** How a step came about, as a person reads it: a cached step right after the agent's is where the run re-joined the recorded path. */
 export const reportStepKinds = ['cached', 'relocated', 'agent', 'rejoined'] as const;
@@ -26,7 +29,8 @@ export type ReportDivergence = {
   /** The step (from 0) that could not be done from the cache. */
   index: number;
   nodeId: string | null;
-  action: string;
+  /** The recorded step that could not be shown safe; null where none stands for the divergence (an end under other values). */
+  action: string | null;
   intent: string | null;
   target: string | null;
   reason: string;
@@ -34,6 +38,9 @@ export type ReportDivergence = {
   actual: string | null;
   diff: string | null;
 };
+
+/** A native dialog of the run and what was done with it (see engine/runEvents.ts). */
+export type ReportDialog = NonNullable<RunEvents['dialogs']>[number];
 
 export type ReportRun = {
   id: string;
@@ -50,6 +57,7 @@ export type ReportRun = {
   screenshot: string | null;
   steps: ReportStep[];
   divergences: ReportDivergence[];
+  dialogs: ReportDialog[];
   counts: Record<ReportStepKind, number>;
   schedules: string[];
 };
@@ -65,6 +73,15 @@ export type ReportNode = {
   endsRun: boolean;
   /** Where a detour re-joined the recorded path. */
   resumeAtId: string | null;
+  /**
+   * Parameters whose values chose this step over its alternatives (no step shows them: a count, a
+   * choice, a yes/no), each with how many values it was learned for.
+   */
+  chosenBy: { param: string; values: number }[];
+  /** The same for ending the task here rather than going on. */
+  endChosenBy: { param: string; values: number }[];
+  /** Parameters this step sets by clicking, each with how many values it was learned for. */
+  sets: { param: string; values: number }[];
   children: ReportNode[];
 };
 
@@ -140,7 +157,10 @@ export async function loadReport(store: Store, filter: ReportFilter, now = Date.
 
 function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, NodeRow>, schedules: string[]): ReportRun {
   const steps: ReportStep[] = [];
-  const divergences: ReportDivergence[] = [];
+  // A record whose events do not read (damaged, or a newer version's) shows none rather than failing the report.
+  const events = runEventsSchema.safeParse(run.events ?? {});
+  const recorded = events.success ? events.data : {};
+  const divergences: ReportDivergence[] = (recorded.handovers ?? []).map((handover) => ({ index: handover.step, nodeId: null, action: null, intent: handover.intent ?? null, target: null, reason: handover.reason, expected: null, actual: null, diff: null }));
   for (const row of rows) {
     const node = row.nodeId ? nodes.get(row.nodeId) : undefined;
     const target = targetOf(node);
@@ -168,7 +188,8 @@ function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, N
     error: run.error,
     screenshot: run.screenshotHash,
     steps,
-    divergences,
+    divergences: divergences.sort((a, b) => a.index - b.index),
+    dialogs: recorded.dialogs ?? [],
     counts,
     schedules,
   };
@@ -177,11 +198,16 @@ function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, N
 /** Children under their parents, most used first: the usual path on top, detours below it. */
 function treeOf(rows: readonly NodeRow[]): ReportNode[] {
   const byParent = groupBy(rows, (row) => row.parentId ?? '');
-  const build = (parentId: string, seen: Set<string>): ReportNode[] =>
-    (byParent.get(parentId) ?? [])
-      .filter((row) => !seen.has(row.id))
-      .sort((a, b) => b.hits - a.hits || a.createdAt - b.createdAt)
-      .map((row) => ({
+  const build = (parentId: string, seen: Set<string>, endKeys: readonly ValueKey[]): ReportNode[] => {
+    const siblings = (byParent.get(parentId) ?? []).filter((row) => !seen.has(row.id)).sort((a, b) => b.hits - a.hits || a.createdAt - b.createdAt);
+    const keys = siblings.map((row) => keysOf(row));
+    // Ending the task at the parent is one more way on, told apart by the same values.
+    const ways = [...keys.map((known) => known.arrivals), ...(endKeys.length > 0 ? [endKeys] : [])];
+    return siblings.map((row, index) => {
+      const own = keys[index]!;
+      const children = build(row.id, new Set([...seen, row.id]), row.endsRun ? own.ends : []);
+      const childWays = children.length > 0 ? (byParent.get(row.id) ?? []).map((child) => keysOf(child).arrivals) : [];
+      return {
         id: row.id,
         action: describeStored(row.action),
         intent: row.intent,
@@ -191,9 +217,39 @@ function treeOf(rows: readonly NodeRow[]): ReportNode[] {
         lastUsedAt: row.lastUsedAt,
         endsRun: row.endsRun,
         resumeAtId: row.resumeAtId,
-        children: build(row.id, new Set([...seen, row.id])),
-      }));
-  return build('', new Set());
+        chosenBy: toldApartBy(own.arrivals, ways.filter((_, other) => other !== index)),
+        endChosenBy: row.endsRun ? toldApartBy(own.ends, childWays) : [],
+        sets: own.sets,
+        children,
+      };
+    });
+  };
+  return build('', new Set(), []);
+}
+
+/** A stored node's value keys, read leniently: a state that does not parse has none. */
+function keysOf(row: NodeRow): { arrivals: ValueKey[]; ends: ValueKey[]; sets: { param: string; values: number }[] } {
+  const parsed = stateSchema.safeParse(row.state ?? {});
+  if (!parsed.success) return { arrivals: [], ends: [], sets: [] };
+  const state = parsed.data;
+  const ends = row.endsRun ? (state.endsUnder ?? [{ ahead: [], valueHashes: state.valueHashes ?? {} }]) : [];
+  const sets = [...groupBy(state.setsValue ?? [], (set) => set.param)].map(([param, list]) => ({ param, values: new Set(list.map((set) => set.hash)).size }));
+  return { arrivals: arrivalsOf(state), ends, sets };
+}
+
+/** The parameters whose learned values differ between one way on and the others: what chose it. */
+function toldApartBy(own: readonly ValueKey[], others: readonly (readonly ValueKey[])[]): { param: string; values: number }[] {
+  if (others.length === 0) return [];
+  const hashes = (keys: readonly ValueKey[], name: string) => new Set(keys.flatMap((key) => (key.valueHashes[name] !== undefined ? [key.valueHashes[name]] : [])));
+  const names = [...new Set(own.flatMap((key) => Object.keys(key.valueHashes)))].sort();
+  return names.flatMap((name) => {
+    const mine = hashes(own, name);
+    const differs = others.some((keys) => {
+      const theirs = hashes(keys, name);
+      return theirs.size > 0 && [...theirs].some((hash) => !mine.has(hash));
+    });
+    return differs ? [{ param: name, values: mine.size }] : [];
+  });
 }
 
 /** A stored action in words; one that no longer reads as an action is named as such, not thrown. */

@@ -2,7 +2,7 @@ import type { ImageLinks } from './imageLinks.js';
 import { formatMs, formatTime, page, statusBadge } from './layout.js';
 import { reportPaths } from './links.js';
 import { html, type Markup } from './markup.js';
-import type { ReportDivergence, ReportRun, ReportStep } from './reportModel.js';
+import type { ReportDialog, ReportDivergence, ReportRun, ReportStep } from './reportModel.js';
 
 /**
  * One run: what it was, how it ended, and a timeline of its steps with a picture of the page
@@ -16,9 +16,12 @@ export function runPage(run: ReportRun, images: ImageLinks, scope: string): stri
     return path ? html`<a href="${up}${path}"><img class="${className}" src="${up}${path}" alt="${alt}" loading="lazy"></a>` : html`<span class="none">no picture</span>`;
   };
   const screen = run.screenshot ? images.path(run.screenshot) : null;
-  const entries = [...run.divergences.map((divergence) => ({ at: divergence.index, order: 0, markup: divergenceItem(divergence, image) })), ...run.steps.map((step) => ({ at: step.index, order: 1, markup: stepItem(step, image) }))].sort(
-    (a, b) => a.at - b.at || a.order - b.order,
-  );
+  const entries = [
+    ...run.divergences.map((divergence) => ({ at: divergence.index, order: 0, markup: divergenceItem(divergence, image) })),
+    ...run.steps.map((step) => ({ at: step.index, order: 1, markup: stepItem(step, image) })),
+    // A dialog opens while its step acts: shown after it.
+    ...run.dialogs.map((dialog) => ({ at: dialog.step, order: 2, markup: dialogItem(dialog) })),
+  ].sort((a, b) => a.at - b.at || a.order - b.order);
   const body = html`
 <h1>${statusBadge(run.status)} ${run.task}</h1>
 <dl class="facts">
@@ -54,10 +57,19 @@ function stepItem(step: ReportStep, image: ImageFn): Markup {
 function divergenceItem(divergence: ReportDivergence, image: ImageFn): Markup {
   const figure = (hash: string | null, caption: string, name: string) => html`<figure data-image="${name}">${image(hash, caption)}<figcaption>${caption}</figcaption></figure>`;
   return html`<li class="divergence" id="divergence-${divergence.index + 1}">
-  <div class="head"><span class="muted">#${divergence.index + 1}</span> <span class="kind kind-diverged">diverged</span> <span class="intent">${divergence.intent ?? divergence.action}</span></div>
-  <div class="detail">${divergence.target ? html`on ${divergence.target} · ` : ''}${divergence.action}</div>
+  <div class="head"><span class="muted">#${divergence.index + 1}</span> <span class="kind kind-diverged">diverged</span> <span class="intent">${divergence.intent ?? divergence.action ?? 'no recorded step fits here'}</span></div>
+  ${divergence.action ? html`<div class="detail">${divergence.target ? html`on ${divergence.target} · ` : ''}${divergence.action}</div>` : ''}
   <div class="reason">${divergence.reason}</div>
   ${divergence.expected || divergence.actual || divergence.diff ? html`<div class="evidence">${figure(divergence.expected, 'Recorded', 'expected')}${figure(divergence.actual, 'Live', 'actual')}${figure(divergence.diff, 'Diff', 'diff')}</div>` : ''}
+</li>`;
+}
+
+/** A native dialog: what it said, and who answered it how (the recording, the agent, or rote's rule, with why). */
+function dialogItem(dialog: ReportDialog): Markup {
+  const who = dialog.by === 'recording' ? 'as recorded' : dialog.by === 'agent' ? 'by the agent' : 'by rote';
+  return html`<li class="dialog" data-dialog="${dialog.outcome}">
+  <div class="head"><span class="muted">#${dialog.step + 1}</span> <span class="kind kind-dialog">${dialog.type}</span> <span class="intent">"${dialog.message}"</span></div>
+  <div class="detail">${dialog.outcome} ${who}${dialog.text !== undefined ? html` with "${dialog.text}"` : ''}${dialog.reason ? html`: ${dialog.reason}` : ''}</div>
 </li>`;
 }
 

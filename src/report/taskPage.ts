@@ -45,5 +45,14 @@ function path(node: ReportNode): Markup[] {
 
 function nodeLine(node: ReportNode): Markup {
   return html`<li data-node="${node.id}"><span class="intent">${node.intent ?? node.action}</span> <span class="muted">${node.target ? `on ${node.target} · ` : ''}${node.intent ? node.action : ''}</span>
- <span class="hits" title="hits">${node.hits} hit${node.hits === 1 ? '' : 's'}</span>${node.misses > 0 ? html` <span class="misses" title="misses">${node.misses} miss${node.misses === 1 ? '' : 'es'}</span>` : ''}${node.endsRun ? html` <span class="kind">ends the task</span>` : ''}${node.resumeAtId ? html` <span class="kind kind-rejoined">re-joins the recorded path</span>` : ''}${node.lastUsedAt ? html` <span class="muted">last used ${formatTime(node.lastUsedAt)}</span>` : ''}</li>`;
+ <span class="hits" title="hits">${node.hits} hit${node.hits === 1 ? '' : 's'}</span>${node.misses > 0 ? html` <span class="misses" title="misses">${node.misses} miss${node.misses === 1 ? '' : 'es'}</span>` : ''}${node.endsRun ? html` <span class="kind">ends the task${keyed(node.endChosenBy)}</span>` : ''}${node.resumeAtId ? html` <span class="kind kind-rejoined">re-joins the recorded path</span>` : ''}${node.chosenBy.length > 0 ? html` <span class="kind kind-keyed" data-chosen-by="${node.chosenBy.map((key) => key.param).join(' ')}">taken${keyed(node.chosenBy)}</span>` : ''}${node.sets.length > 0 ? html` <span class="kind kind-keyed" data-sets="${node.sets.map((set) => set.param).join(' ')}">sets ${values(node.sets)} by clicking</span>` : ''}${node.lastUsedAt ? html` <span class="muted">last used ${formatTime(node.lastUsedAt)}</span>` : ''}</li>`;
+}
+
+/** " only for the learned values of {{times}} (3)": what chose a way on, which no step shows. */
+function keyed(keys: readonly { param: string; values: number }[]): string {
+  return keys.length > 0 ? ` only for the learned ${values(keys)}` : '';
+}
+
+function values(keys: readonly { param: string; values: number }[]): string {
+  return keys.map((key) => `{{${key.param}}} (${key.values} value${key.values === 1 ? '' : 's'})`).join(', ');
 }

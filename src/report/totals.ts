@@ -88,8 +88,8 @@ function divergentSteps(runs: readonly ReportRun[]): Totals['divergentSteps'] {
   const byStep = new Map<string, Totals['divergentSteps'][number] & { at: number }>();
   for (const run of runs) {
     for (const divergence of run.divergences) {
-      const key = `${run.taskId ?? run.task}\u0000${divergence.nodeId ?? divergence.action}`;
-      const entry = byStep.get(key) ?? { taskId: run.taskId, task: run.task, nodeId: divergence.nodeId, step: divergence.intent ?? divergence.action, divergences: 0, lastReason: divergence.reason, at: 0 };
+      const key = `${run.taskId ?? run.task}\u0000${divergence.nodeId ?? divergence.action ?? `#${divergence.index}`}`;
+      const entry = byStep.get(key) ?? { taskId: run.taskId, task: run.task, nodeId: divergence.nodeId, step: divergence.intent ?? divergence.action ?? `after step ${divergence.index}`, divergences: 0, lastReason: divergence.reason, at: 0 };
       entry.divergences++;
       if (run.startedAt >= entry.at) {
         entry.at = run.startedAt;

@@ -183,6 +183,8 @@ export function mayPass(outcome: Pick<RowOutcome, 'status' | 'errorCode'>): bool
     case 'tool':
     case 'origin-not-allowed':
     case 'aborted':
+    // An agent that answers no prompt (one of the user's own, ignoring observation.dialog) answers none next time either.
+    case 'dialog-unanswered':
     case undefined:
       return false;
   }

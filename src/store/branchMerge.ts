@@ -71,11 +71,13 @@ export class BranchMerge {
   private foldedLinks(): NodeLink[] {
     return this.folded.flatMap(({ fresh, stored }) => {
       const endUrl = endUrlOf(fresh);
+      const learned = valuesLearned(fresh, stored);
       const link: NodeLink = {
         id: stored.id,
         ...(fresh.endsRun && !stored.endsRun ? { endsRun: true } : {}),
         ...(endUrl !== undefined && endUrlOf(stored) === undefined ? { endUrl } : {}),
         ...(fresh.resumeAtId !== null && stored.resumeAtId === null ? { resumeAtId: fresh.resumeAtId } : {}),
+        ...(Object.keys(learned).length > 0 ? { state: { add: learned } } : {}),
       };
       return Object.keys(link).length > 1 ? [link] : [];
     });
@@ -91,6 +93,31 @@ export class BranchMerge {
     const row = withNodeDefaults(node);
     return { ...row, parentId: this.mapped(row.parentId), resumeAtId: this.mapped(row.resumeAtId) };
   }
+}
+
+type StateLists = { ahead?: unknown; watchedAhead?: unknown; valueHashes?: unknown; alsoUnder?: unknown; endsUnder?: unknown; setsValue?: unknown };
+
+/**
+ * What the folded step learned about values, for the stored one (see engine/valueKeys.ts): the
+ * path it was taken on under its values, where it ended under them, the values its clicks set.
+ * An end the stored step had before ends were keyed keeps its recording's values beside the new.
+ */
+function valuesLearned(fresh: NodeRow, stored: NodeRow): Record<string, unknown[]> {
+  const a = (fresh.state ?? {}) as StateLists;
+  const b = (stored.state ?? {}) as StateLists;
+  const key = (state: StateLists, ahead: unknown) => ({ ahead: ahead ?? [], ...(state.watchedAhead !== undefined && (state.watchedAhead as unknown[]).length > 0 ? { watched: state.watchedAhead } : {}), valueHashes: state.valueHashes ?? {} });
+  const learned: Record<string, unknown[]> = {};
+  const freshPath = key(a, a.ahead);
+  if (JSON.stringify(freshPath) !== JSON.stringify(key(b, b.ahead))) learned.alsoUnder = [freshPath, ...list(a.alsoUnder)];
+  else if (list(a.alsoUnder).length > 0) learned.alsoUnder = list(a.alsoUnder);
+  const ends = fresh.endsRun ? list(a.endsUnder) : [];
+  if (ends.length > 0) learned.endsUnder = stored.endsRun && b.endsUnder === undefined ? [{ ahead: [], valueHashes: b.valueHashes ?? {} }, ...ends] : ends;
+  if (list(a.setsValue).length > 0) learned.setsValue = list(a.setsValue);
+  return learned;
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
 function endUrlOf(node: NodeRow): string | undefined {

@@ -69,6 +69,8 @@ export interface NodeLink {
   endsRun?: boolean;
   /** The URL a run ended on here (templated), kept in the node's state for the end check. */
   endUrl?: string;
+  /** Items a run learned about the node, added to lists in its state (each once; see statePatch.ts). */
+  state?: { add: Record<string, unknown[]> };
 }
 
 export interface RunResult {
@@ -88,6 +90,8 @@ export interface RunResult {
   error: string | null;
   /** A blob of the run's last screen (failed runs), stored in the same commit. */
   screenshotHash?: string | null;
+  /** What the steps do not hold (the engine's RunEvents: dialogs, handovers with no step), as JSON. */
+  events?: unknown;
 }
 
 /** A trajectory stored without a run: an imported recording. */

@@ -120,6 +120,11 @@ export const runs = sqliteTable(
     jobId: text('job_id'),
     /** A failed run's last screen (a blob: WebP, secrets painted over), for the report. */
     screenshotHash: text('screenshot_hash'),
+    /**
+     * What the run's steps do not hold (RunEvents, JSON): the native dialogs and what was done with
+     * each, and handovers that no recorded step stands for (an end under other values, a fork).
+     */
+    events: json<unknown>('events'),
   },
   (t) => [index('runs_status_idx').on(t.status), index('runs_job_idx').on(t.jobId)],
 );

@@ -22,6 +22,7 @@ import { nodeFromDriver, prepareStatements, type Statements } from './statements
 import { guardStore } from './guard.js';
 import { SqliteScheduleStore } from './sqliteScheduleStore.js';
 import { mergeBranchSync } from './branchMerge.js';
+import { patchedState } from './statePatch.js';
 import type { RunFilter, Store } from './store.js';
 
 /**
@@ -279,10 +280,16 @@ export class SqliteStore implements Store {
         let changes = 1;
         if (link.resumeAtId !== undefined) changes = s.setResumeAt.run({ id: link.id, resumeAtId: link.resumeAtId }).changes;
         if (link.endsRun !== undefined) changes = s.setEndsRun.run({ id: link.id, endsRun: link.endsRun ? 1 : 0 }).changes;
-        if (link.endUrl !== undefined) changes = s.setEndUrl.run({ id: link.id, endUrl: link.endUrl }).changes;
+        if (link.endUrl !== undefined || link.state !== undefined) {
+          const stored = s.nodeState.get({ id: link.id });
+          if (!stored) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
+          const state = patchedState(parsedOrNothing(stored.state), link);
+          if (state) s.setState.run({ id: link.id, state: JSON.stringify(state) });
+        }
         if (changes === 0) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
       }
-      const { changes } = s.finishRun.run({ ...input.run, screenshotHash: input.run.screenshotHash ?? null });
+      // A raw placeholder: the JSON column's encoder does not run, so the events go as their text.
+      const { changes } = s.finishRun.run({ ...input.run, screenshotHash: input.run.screenshotHash ?? null, events: input.run.events === undefined || input.run.events === null ? null : JSON.stringify(input.run.events) });
       if (changes === 0) throw new Error(`run ${input.run.id} was never begun (call beginRun first)`);
       for (const step of input.steps ?? []) s.insertStep.run({ ...noImages, ...stripUndefined(step) });
     });
@@ -304,3 +311,13 @@ function chunks<T>(items: readonly T[], size: number): (readonly T[])[] {
 }
 
 const noImages = Object.fromEntries(stepImageKeys.map((key) => [key, null])) as Record<StepImageKey, null>;
+
+/** A state column's text parsed; a damaged one reads as nothing (see patchedState). */
+function parsedOrNothing(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

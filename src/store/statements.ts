@@ -121,10 +121,11 @@ export function prepareStatements(db: RoteDatabase) {
       .set({ endsRun: v('endsRun') }) // 1 or 0
       .where(eq(nodes.id, p('id')))
       .prepare(),
-    /** One field of a node's state (a JSON object), the rest kept. */
-    setEndUrl: db
+    /** A node's state, raw (read, changed by statePatch.ts, and written back inside the commit's transaction). */
+    nodeState: client.prepare<[{ id: string }], { state: string | null }>('SELECT state FROM nodes WHERE id = @id') as Database.Statement<[{ id: string }], { state: string | null }>,
+    setState: db
       .update(nodes)
-      .set({ state: sql`json_set(coalesce(${nodes.state}, '{}'), '$.endUrl', ${p('endUrl')})` })
+      .set({ state: v('state') })
       .where(eq(nodes.id, p('id')))
       .prepare(),
     /**
@@ -173,6 +174,7 @@ export function prepareStatements(db: RoteDatabase) {
           'outputTokens',
           'error',
           'screenshotHash',
+          'events',
         ]),
       )
       .where(eq(runs.id, p('id')))

@@ -4,6 +4,7 @@ import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type AnyColum
 import type { PoolClient } from 'pg';
 import { guardStoreAsync } from '../guard.js';
 import { isProcessAlive } from '../processAlive.js';
+import { patchedState } from '../statePatch.js';
 import { mergeBranch } from '../branchMerge.js';
 import { importNodeSet } from '../importNodeSet.js';
 import { stepImageKeys, stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type StepImageKey, type TaskRow, type TaskSummary } from '../rows.js';
@@ -218,8 +219,8 @@ export class PostgresStore implements Store {
     for (const link of input.nodeLinks ?? []) {
       const [stored] = await tx.select({ state: nodes.state }).from(nodes).where(eq(nodes.id, link.id)).for('update');
       if (!stored) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
-      // The end URL is merged in here, not with jsonb_set: the state text keeps its key order, as on SQLite.
-      const state = link.endUrl !== undefined ? { ...((stored.state as Record<string, unknown> | null) ?? {}), endUrl: link.endUrl } : undefined;
+      // Merged here, not with jsonb_set: the state text keeps its key order, as on SQLite.
+      const state = patchedState(stored.state, link);
       await tx
         .update(nodes)
         .set({
@@ -232,7 +233,7 @@ export class PostgresStore implements Store {
     const { id, ...finished } = input.run;
     const updated = await tx
       .update(runs)
-      .set({ ...finished, screenshotHash: input.run.screenshotHash ?? null })
+      .set({ ...finished, screenshotHash: input.run.screenshotHash ?? null, events: input.run.events ?? null })
       .where(eq(runs.id, id));
     if (!updated.rowCount) throw new Error(`run ${id} was never begun (call beginRun first)`);
     const steps = (input.steps ?? []).map((step) => ({ ...noImages, ...stripUndefined(step) }));

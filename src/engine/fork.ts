@@ -1,0 +1,88 @@
+import { compareUrls } from '../checks/urlCheck.js';
+import type { BoundParams } from '../params/boundParams.js';
+import { preCheck, runValuesOf, type CheckEnvironment, type CheckPass } from './preCheck.js';
+import { doesSameWork } from './recordStep.js';
+import type { TrajectoryNode } from './trajectoryNode.js';
+import { arrivalsOf, endKeysOf, learnedUnderSame, misfit, type RunValues, type ValueKey } from './valueKeys.js';
+
+/** Ending the run at a recorded end, as one of the options at a place: whether this run's values allow it. */
+export type EndOption = {
+  node: TrajectoryNode;
+  /** Some run ended here under values that fit this run's. */
+  fits: boolean;
+  /** One ended here under exactly this run's values. */
+  exact: boolean;
+  /** When it does not fit: a parameter whose value differs from every end's. */
+  misfit?: string;
+};
+
+/** The end at `node`, when runs ended there. */
+export function endOptionAt(node: TrajectoryNode | undefined, run: RunValues): EndOption | undefined {
+  if (!node?.endsRun) return undefined;
+  const keys = endKeysOf(node);
+  const misfits = keys.map((key) => misfit(key, run));
+  if (misfits.includes(undefined)) return { node, fits: true, exact: keys.some((key) => learnedUnderSame(key, run)) };
+  return { node, fits: false, exact: false, ...(misfits[0] ? { misfit: misfits[0] } : {}) };
+}
+
+/** What a run does at a fork: a step, the end, or neither (nothing recorded tells which it needs). */
+export type ForkChoice = { kind: 'step'; pass: CheckPass } | { kind: 'end' } | { kind: 'undecided'; reason: string; options: TrajectoryNode[] };
+
+/**
+ * A candidate passed its checks: is it the only way on? Every other candidate that does other work
+ * is checked once, as the page is now, and so is the end where runs ended here. When more than one
+ * way fits the page and the values, the one learned under exactly this run's values is taken;
+ * without exactly one such, rote does not choose (a count, a choice or a yes/no that no step shows
+ * may be what tells them apart).
+ */
+export async function resolveFork(input: {
+  env: CheckEnvironment;
+  first: CheckPass;
+  candidates: readonly TrajectoryNode[];
+  end: EndOption | undefined;
+  describe: (node: TrajectoryNode) => string;
+}): Promise<ForkChoice> {
+  const { env, first, end, describe } = input;
+  const run = runValuesOf(env);
+  const passes: CheckPass[] = [first];
+  for (const candidate of input.candidates) {
+    if (candidate === first.node || passes.some((pass) => sameWork(pass.node, candidate))) continue;
+    const checked = await preCheck(env, candidate, Date.now());
+    if (checked.ok) passes.push(checked);
+  }
+  const endPasses = end?.fits === true && endUrlHolds(end.node, env);
+  if (passes.length === 1 && !endPasses) return { kind: 'step', pass: first };
+  const exactSteps = passes.filter((pass) => arrivalsOf(pass.node.state).some((key) => learnedUnderSame(key, run)));
+  const exactEnd = endPasses && end!.exact;
+  if (exactSteps.length + (exactEnd ? 1 : 0) === 1) return exactEnd ? { kind: 'end' } : { kind: 'step', pass: exactSteps[0]! };
+  const options = [...passes.map((pass) => describe(pass.node)), ...(endPasses ? ['ending the task here, as a recorded run did'] : [])];
+  const keys = [...passes.flatMap((pass) => arrivalsOf(pass.node.state)), ...(endPasses ? endKeysOf(end!.node) : [])];
+  // Values no step put on the page are what such paths are usually told apart by; typed ones only when those agree.
+  const differing = decidingNames(keys, run);
+  const unseen = differing.filter((name) => !run.usedSoFar.has(name));
+  const deciding = unseen.length > 0 ? unseen : differing;
+  const named = deciding.map((name) => `{{${name}}}`).join(', ');
+  const why = deciding.length === 0 ? 'they were learned under the same values' : `they were learned under other values of ${named}${unseen.length > 0 ? ', which no step showed' : ''}`;
+  return {
+    kind: 'undecided',
+    options: passes.map((pass) => pass.node),
+    reason: `two recorded paths fit this page and this run's values: ${options.join(' or ')}; ${why}, so nothing recorded tells which one this run needs`,
+  };
+}
+
+/** Two candidates that would do the same thing (the same action on the same target): taking either is no choice. */
+function sameWork(a: TrajectoryNode, b: TrajectoryNode): boolean {
+  return JSON.stringify(a.action) === JSON.stringify(b.action) ? JSON.stringify(a.fingerprint) === JSON.stringify(b.fingerprint) : doesSameWork(a, b);
+}
+
+function endUrlHolds(node: TrajectoryNode, env: { page: CheckEnvironment['page']; params: BoundParams }): boolean {
+  const endUrl = node.state.endUrl;
+  return !endUrl || compareUrls(endUrl, env.page.url(), env.params) === undefined;
+}
+
+/** Parameters the options' paths were learned under other values of than this run's. */
+function decidingNames(keys: readonly ValueKey[], run: RunValues): string[] {
+  const names = new Set<string>();
+  for (const key of keys) for (const [name, hash] of Object.entries(key.valueHashes)) if (run.valueHashes[name] !== hash) names.add(name);
+  return [...names].sort();
+}
