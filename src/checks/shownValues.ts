@@ -46,6 +46,26 @@ export async function shownValues(page: Page, params: Record<string, string>): P
 }
 
 /**
+ * Runs in the page: the selectors (as FIND_SHOWN names them) of every form control there is now.
+ * A value that a step makes show in a control that was there before it was set by the step; in
+ * one that came with it (a new page, an edit dialog), it was already the record's.
+ */
+const LIST_CONTROLS = `(function () {
+  var found = [];
+  var controls = document.querySelectorAll('input, textarea, select');
+  for (var i = 0; i < controls.length; i++) {
+    var el = controls[i], tag = el.tagName.toLowerCase();
+    if (el.name) found.push(tag + '[name="' + el.name.replace(/"/g, '\\"') + '"]' + (el.type === 'radio' ? '[value="' + String(el.value).replace(/"/g, '\\"') + '"]' : ''));
+    else if (el.id) found.push('#' + CSS.escape(el.id));
+  }
+  return found;
+})()`;
+
+export async function controlSelectors(page: Page): Promise<string[]> {
+  return ((await page.evaluate(LIST_CONTROLS).catch(() => [])) as string[]) ?? [];
+}
+
+/**
  * Runs in the page: does the control (found again by its selector) show this value now? For a
  * checkbox, its state against the yes/no value; for a radio group, the checked one's value.
  */

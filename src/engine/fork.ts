@@ -51,7 +51,13 @@ export async function resolveFork(input: {
     if (checked.ok) passes.push(checked);
   }
   const endPasses = end?.fits === true && endUrlHolds(end.node, env);
-  if (passes.length === 1 && !endPasses) return { kind: 'step', pass: first };
+  // A step whose control already holds the state it would set (a box ticked already) acts on
+  // nothing, and was learned where the page stood otherwise: beside a step that acts it is no way
+  // on of its own (the page tells them apart), and alone it is taken as the no-op it is.
+  const acting = passes.filter((pass) => !pass.alreadyDone);
+  if (acting.length > 0 && acting.length < passes.length) passes.splice(0, passes.length, ...acting);
+  else if (acting.length === 0) passes.splice(1);
+  if (passes.length === 1 && !endPasses) return { kind: 'step', pass: passes[0]! };
   const exactSteps = passes.filter((pass) => arrivalsOf(pass.node.state).some((key) => learnedUnderSame(key, run)));
   const exactEnd = endPasses && end!.exact;
   if (exactSteps.length + (exactEnd ? 1 : 0) === 1) return exactEnd ? { kind: 'end' } : { kind: 'step', pass: exactSteps[0]! };

@@ -7,7 +7,7 @@ import type { NewNodeRow, NodeLink, NodeRow, NodeStat } from '../store/rows.js';
 import { nodeFromRow } from './trajectoryNode.js';
 import { sameStep } from './recordStep.js';
 import type { Store } from '../store/store.js';
-import { namesUsedBy } from './paramBindings.js';
+import { namesSetBy, namesUsedBy } from './paramBindings.js';
 import { learnFromPath, type PathRun } from './pathLearning.js';
 import type { RunEvents } from './runEvents.js';
 import { guardPiecesAskedTwice } from './pieceGuards.js';
@@ -76,7 +76,8 @@ export async function commitRun(record: RunRecord): Promise<void> {
             taskTemplate: identity.template,
             tags: identity.tags,
             startUrl: identity.startUrl,
-            paramNames: [...new Set(newNodes.flatMap(namesUsedBy))],
+            // A value set by clicks is as required as a typed one: a run without it is refused before it starts.
+            paramNames: [...new Set(newNodes.flatMap((node) => [...namesUsedBy(node), ...namesSetBy(node)]))],
             paramSchema: learnedSchema(record.declaredSchema, newNodes, record.params.secretNames),
             createdAt: existingTask?.createdAt ?? now,
             updatedAt: now,

@@ -21,7 +21,7 @@ import type { TaskIdentity } from '../params/taskKey.js';
 import { renderForDisplay, renderKnown } from '../params/template.js';
 import { urlRenderingParams } from '../params/url.js';
 import { narrowed, pause, remainingMs, withinDeadline } from '../progress/deadline.js';
-import { shownValues } from '../checks/shownValues.js';
+import { controlSelectors, shownValues } from '../checks/shownValues.js';
 import type { Store } from '../store/store.js';
 import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
 import { performAgentStep, type AgentStep } from './agentStep.js';
@@ -560,6 +560,8 @@ export class RunLoop {
     // What the page did since the last step acted is what this step waited for (a wait waits on).
     const waitedFor = action.type === 'wait' ? undefined : await this.waits.capture(page, params, actionPoint(action));
     if (action.type !== 'wait') this.waits.acting();
+    // The form controls there before the step: a value that shows in one of them after it was set by it (pathLearning.ts).
+    const controlsBefore = action.type === 'tool' ? undefined : await withinDeadline(narrowed(context, SHOWN_VALUES_LIMIT_MS), controlSelectors(page), 'listing the form controls').catch(() => undefined);
     let step: AgentStep;
     if (action.type === 'tool') {
       const recorded = await context.bounded(recordToolStep(page, action, this.toolNamed(action.name), stepInput), `calling tool "${action.name}"`);
@@ -571,7 +573,7 @@ export class RunLoop {
     if (this.dialogs.failure !== undefined) throw this.dialogs.failure;
     if (this.dialogs.raisedThisStep.length > 0) this.noteDialogs(step.node);
     // What the page showed of the values before this step: where a value set by clicks first shows (pathLearning.ts).
-    if (action.type !== 'tool') await this.noteShownValues(step.node);
+    if (controlsBefore) await this.noteShownValues(step.node, new Set(controlsBefore));
     if (step.crop) this.ledger.crops.set(step.crop.hash, step.crop.bytes);
     step.node.state.navigated = watch.documentCount !== this.commitsAtStepStart;
     step.node.state.navigatedBefore = navigatedBefore;
@@ -644,10 +646,14 @@ export class RunLoop {
    * value set by clicks first shows (pathLearning.ts). A page that cannot be read now leaves the
    * step unknown, which binds nothing.
    */
-  private async noteShownValues(fresh: TrajectoryNode): Promise<void> {
+  private async noteShownValues(fresh: TrajectoryNode, controlsBefore: ReadonlySet<string>): Promise<void> {
     const { page, params, context } = this.input;
     const after = await withinDeadline(narrowed(context, SHOWN_VALUES_LIMIT_MS), shownValues(page, params.toRecord()), 'reading the values on the page').catch(() => undefined);
-    if (after) this.ledger.shown.set(this.ledger.steps.length, { before: (fresh.state.watches ?? []).map((watch) => watch.param), after: after.map((watch) => watch.param) });
+    if (!after) return;
+    const before = (fresh.state.watches ?? []).map((watch) => watch.param);
+    // A value in a control that came with the step (a new page, an edit dialog) was the record's already: not set by the step.
+    const set = after.filter((watch) => before.includes(watch.param) || controlsBefore.has(watch.selector)).map((watch) => watch.param);
+    this.ledger.shown.set(this.ledger.steps.length, { before, after: set });
   }
 
   /** Documents up to `documents` are explained; the steps entered since start counting again. */

@@ -208,6 +208,38 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       expect(await store.nodeCount()).toBe(4);
     });
 
+    it("a link adds what a run learned to a stored step's state, each item once, beside its end URL, in the order learned", async () => {
+      const stored = node({ createdAt: 1, state: { ahead: [], valueHashes: { n: 'h1' } } });
+      await store.commitRun({ task: task(), newNodes: [stored], run: finished(await begin()) });
+      const two = { ahead: [], valueHashes: { n: 'h2' } };
+      const three = { ahead: [], valueHashes: { n: 'h3' } };
+      await store.commitRun({ run: finished(await begin()), nodeLinks: [{ id: stored.id, endsRun: true, endUrl: 'https://example.test/done', state: { add: { alsoUnder: [two], endsUnder: [two] } } }] });
+      await store.commitRun({ run: finished(await begin()), nodeLinks: [{ id: stored.id, state: { add: { alsoUnder: [two, three], setsValue: [] } } }] });
+      const after = await store.getNode(stored.id);
+      expect(after).toMatchObject({ endsRun: true });
+      expect(after?.state).toEqual({ ahead: [], valueHashes: { n: 'h1' }, endUrl: 'https://example.test/done', alsoUnder: [two, three], endsUnder: [two] });
+      // The text keeps its key order (a key set in place, a new one last): exports stay byte-identical.
+      expect(Object.keys(after!.state as object)).toEqual(['ahead', 'valueHashes', 'endUrl', 'alsoUnder', 'endsUnder']);
+      await expect(store.commitRun({ run: finished(await begin()), nodeLinks: [{ id: 'missing', state: { add: { alsoUnder: [two] } } }] })).rejects.toThrowError(/does not exist/);
+    });
+
+    it('a folded step gives the stored one the values it was learned under, where it ended and what it set', async () => {
+      const root = node({ action: { type: 'goto', url: '/' }, createdAt: 1 });
+      const press = (over: Partial<NodeRow> = {}) => node({ parentId: root.id, action: { type: 'click', target: 'Ring' }, createdAt: 2, ...over });
+      const first = press({ state: { ahead: [], valueHashes: { times: 'two' } } });
+      await store.commitRun({ sameStep: sameAction, task: task(), newNodes: [root, first], run: finished(await begin()) });
+      const again = press({ endsRun: true, state: { ahead: [], valueHashes: { times: 'one' }, endsUnder: [{ ahead: [], valueHashes: { times: 'one' } }], setsValue: [{ param: 'times', hash: 'one' }] } });
+      await store.commitRun({ sameStep: sameAction, task: task(), newNodes: [again], run: finished(await begin()) });
+      expect(await store.getNode(again.id)).toBeUndefined();
+      expect((await store.getNode(first.id))?.state).toEqual({
+        ahead: [],
+        valueHashes: { times: 'two' },
+        alsoUnder: [{ ahead: [], valueHashes: { times: 'one' } }],
+        endsUnder: [{ ahead: [], valueHashes: { times: 'one' } }],
+        setsValue: [{ param: 'times', hash: 'one' }],
+      });
+    });
+
     it('two processes learning the same branch at the same moment store it once, whole', async () => {
       const root = node({ action: { type: 'goto', url: '/' }, createdAt: 1 });
       await store.commitRun({ task: task(), newNodes: [root], run: finished(await begin()) });
