@@ -4,6 +4,7 @@ import type { BoundParams } from '../params/boundParams.js';
 import { redactSecrets } from '../params/secret.js';
 import { renderKnown, renderTemplate, templatize } from '../params/template.js';
 import type { RecordedDialog } from './trajectoryNode.js';
+import { RoteError } from '../errors/roteError.js';
 import type { RunEvents } from './runEvents.js';
 import { unprovenSecrets } from './recordStep.js';
 
@@ -137,7 +138,7 @@ export class DialogGuard {
       // The page closed while the dialog was open, or the agent failed on a prompt: the prompt is
       // cancelled (never answered blind) and the step fails with the agent's error.
       if (type === 'prompt' && this.expected === 'record') this.failure = error;
-      if (this.open.has(dialog)) this.note(dialog, 'dismissed', 'rule', firstLine(error));
+      if (this.open.has(dialog)) this.note(dialog, 'dismissed', 'rule', whyDismissed(error));
       await dialog.dismiss().catch(() => undefined);
     } finally {
       this.open.delete(dialog);
@@ -194,7 +195,10 @@ export class DialogGuard {
 /** How long closing a dialog at the end of a run may take before the page is left as it is. */
 const CLOSE_LIMIT_MS = 2_000;
 
-function firstLine(error: unknown): string {
+/** Why a prompt put to the agent was dismissed, in a few words (the run's error says the rest). */
+function whyDismissed(error: unknown): string {
+  if (RoteError.isInstance(error) && error.code === 'timeout') return "the agent gave no answer by the run's deadline";
+  if (RoteError.isInstance(error) && error.code === 'dialog-unanswered') return 'the agent was asked twice and gave no decision';
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }
 

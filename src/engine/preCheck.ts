@@ -143,7 +143,7 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
   if (urlProblem) return fail(urlProblem);
 
   const unused = unusedChangedParam(env, node);
-  if (unused) return fail(`parameter "${unused}" is not put on the page by the recorded steps from here, and its value differs from the recording's: replaying would leave the old value in place`, { permanent: true });
+  if (unused) return fail(`parameter "${unused}" is not put on the page by the recorded steps from here, and its value differs from the values they were learned under: replaying could leave the old value in place, or take a path chosen for another value`, { permanent: true });
   const stale = await staleWatch(env, node);
   if (stale) return fail(stale);
 

@@ -570,7 +570,8 @@ export class RunLoop {
     } else {
       step = await performAgentStep(page, action, stepInput);
     }
-    if (this.dialogs.failure !== undefined) throw this.dialogs.failure;
+    // The agent failed on a prompt this step opened: the step ran (it is in the result), then the run fails with that.
+    const promptFailure: unknown = this.dialogs.failure;
     if (this.dialogs.raisedThisStep.length > 0) this.noteDialogs(step.node);
     // What the page showed of the values before this step: where a value set by clicks first shows (pathLearning.ts).
     if (controlsBefore) await this.noteShownValues(step.node, new Set(controlsBefore));
@@ -591,6 +592,7 @@ export class RunLoop {
     }
     context.log(`agent ${describeAction(step.node.action)}${intent ? ` - ${intent}` : ''}`);
     this.ledger.pushStep({ kind: 'agent', action: this.redactAction(action), stored: step.node.action, intent, startedAt: started, checkMs: 0, nodeId: node.id, crop: step.crop?.bytes });
+    if (promptFailure !== undefined) throw promptFailure;
     this.input.origins.checkPage(page, stepNumber);
     this.stepDone(node);
     return node;
