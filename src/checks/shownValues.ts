@@ -4,6 +4,17 @@ import type { Page } from 'playwright';
 export type ShownValue = { param: string; selector: string; label: string };
 
 /**
+ * Runs in the page: how a control is named, by its `name` (and value, for a radio) or its `id`; one
+ * function for every script here, so that a control is named alike wherever it is listed.
+ */
+const SELECTOR_OF = `function selectorOf(el) {
+    var tag = el.tagName.toLowerCase();
+    if (el.name) return tag + '[name="' + el.name.replace(/(["\\\\])/g, '\\\\$1') + '"]' + (el.type === 'radio' ? '[value="' + String(el.value).replace(/(["\\\\])/g, '\\\\$1') + '"]' : '');
+    if (el.id) return '#' + CSS.escape(el.id);
+    return null;
+  }`;
+
+/**
  * Runs in the page: for each parameter, the named form controls that show its value. A text
  * field or textarea holding it, a select whose chosen option's value or label is it, a radio
  * checked on it, or a checkbox whose label holds the parameter's name words and whose state is
@@ -15,12 +26,7 @@ const FIND_SHOWN = `(function (params) {
   var yes = ['true', 'yes', 'y', 'on', '1', 'checked'], no = ['false', 'no', 'n', 'off', '0', 'unchecked'];
   function bool(v) { v = String(v).trim().toLowerCase(); return yes.indexOf(v) >= 0 ? true : no.indexOf(v) >= 0 ? false : null; }
   function labelOf(el) { var l = el.labels && el.labels[0]; return fold(l ? l.textContent : el.getAttribute('aria-label') || ''); }
-  function selectorOf(el) {
-    var tag = el.tagName.toLowerCase();
-    if (el.name) return tag + '[name="' + el.name.replace(/"/g, '\\\\"') + '"]' + (el.type === 'radio' ? '[value="' + String(el.value).replace(/"/g, '\\\\"') + '"]' : '');
-    if (el.id) return '#' + CSS.escape(el.id);
-    return null;
-  }
+  ${SELECTOR_OF}
   var found = [];
   var controls = document.querySelectorAll('input, textarea, select');
   for (var p = 0; p < params.length; p++) {
@@ -51,12 +57,12 @@ export async function shownValues(page: Page, params: Record<string, string>): P
  * one that came with it (a new page, an edit dialog), it was already the record's.
  */
 const LIST_CONTROLS = `(function () {
+  ${SELECTOR_OF}
   var found = [];
   var controls = document.querySelectorAll('input, textarea, select');
   for (var i = 0; i < controls.length; i++) {
-    var el = controls[i], tag = el.tagName.toLowerCase();
-    if (el.name) found.push(tag + '[name="' + el.name.replace(/"/g, '\\"') + '"]' + (el.type === 'radio' ? '[value="' + String(el.value).replace(/"/g, '\\"') + '"]' : ''));
-    else if (el.id) found.push('#' + CSS.escape(el.id));
+    var selector = selectorOf(controls[i]);
+    if (selector) found.push(selector);
   }
   return found;
 })()`;
@@ -77,7 +83,7 @@ const SHOWS_NOW = `(function (selector, value, isRadioGroup) {
   if (!el) return 'absent';
   var type = (el.type || '').toLowerCase();
   if (type === 'radio') {
-    var group = document.querySelectorAll('input[type=radio][name="' + el.name.replace(/"/g, '\\\\"') + '"]');
+    var group = document.querySelectorAll('input[type=radio][name="' + el.name.replace(/(["\\\\])/g, '\\\\$1') + '"]');
     for (var i = 0; i < group.length; i++) if (group[i].checked) { var l = group[i].labels && group[i].labels[0]; return fold(group[i].value) === fold(value) || (l && fold(l.textContent) === fold(value)) ? 'yes' : 'no'; }
     return 'no';
   }

@@ -5,6 +5,7 @@ import { redactSecrets } from '../params/secret.js';
 import { renderKnown, renderTemplate, templatize } from '../params/template.js';
 import type { RecordedDialog } from './trajectoryNode.js';
 import { RoteError } from '../errors/roteError.js';
+import { deadlineIn, withinDeadline } from '../progress/deadline.js';
 import type { RunEvents } from './runEvents.js';
 import { unprovenSecrets } from './recordStep.js';
 
@@ -66,10 +67,12 @@ export class DialogGuard {
    * caller gets back a page that answers. Bounded: a page that does not take the answer is left.
    */
   async closeAll(): Promise<void> {
+    // No new dialog comes to this guard now (Playwright dismisses those with no listener); an answer still on its way finds its dialog gone.
+    this.dispose();
     const left = [...this.open];
+    this.open.clear();
     for (const dialog of left) this.note(dialog, 'dismissed', 'rule', 'still open when the run ended');
-    await Promise.all(left.map((dialog) => Promise.race([dialog.dismiss().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CLOSE_LIMIT_MS))])));
-    left.forEach((dialog) => this.open.delete(dialog));
+    await withinDeadline(deadlineIn(CLOSE_LIMIT_MS), Promise.all(left.map((dialog) => dialog.dismiss().catch(() => undefined))), 'closing dialogs').catch(() => undefined);
   }
 
   /** Before an action: `record` for an agent step, or the dialogs the cached step recorded. */
@@ -119,10 +122,10 @@ export class DialogGuard {
       const known = this.expected.find((recorded) => recorded.type === type && safeRender(recorded.message, this.params) === message);
       if (known) {
         this.raised.push(known);
-        if (!known.accepted) await this.settle(dialog, 'dismissed', 'recording');
+        if (!known.accepted) await this.answerWith(dialog, 'dismissed', 'recording');
         // A prompt gets the recorded answer with this run's values, or the text it offers now (OK with no typing).
-        else if (type === 'prompt') await this.settle(dialog, 'accepted', 'recording', { text: known.text === undefined ? dialog.defaultValue() : renderTemplate(known.text, this.params) });
-        else await this.settle(dialog, 'accepted', 'recording');
+        else if (type === 'prompt') await this.answerWith(dialog, 'accepted', 'recording', { text: known.text === undefined ? dialog.defaultValue() : renderTemplate(known.text, this.params) });
+        else await this.answerWith(dialog, 'accepted', 'recording');
         return;
       }
       const what = `${type} "${redactSecrets(message, this.params).slice(0, 120)}"`;
@@ -130,7 +133,7 @@ export class DialogGuard {
       const open: { what: string; openedAt: number; closedAt?: number } = { what, openedAt: Date.now() };
       this.unexpectedOpen.push(open);
       try {
-        await this.settle(dialog, 'dismissed', 'rule', { reason: 'the recorded step had no such dialog' });
+        await this.answerWith(dialog, 'dismissed', 'rule', { reason: 'the recorded step had no such dialog' });
       } finally {
         open.closedAt = Date.now();
       }
@@ -146,7 +149,7 @@ export class DialogGuard {
   }
 
   /** Answers a dialog and notes what was done, unless the run's end closed it meanwhile. */
-  private async settle(dialog: Dialog, outcome: DialogEvent['outcome'], by: DialogEvent['by'], options: { text?: string; reason?: string } = {}): Promise<void> {
+  private async answerWith(dialog: Dialog, outcome: DialogEvent['outcome'], by: DialogEvent['by'], options: { text?: string; reason?: string } = {}): Promise<void> {
     if (!this.open.has(dialog)) return;
     this.note(dialog, outcome, by, options.reason, options.text);
     this.open.delete(dialog);
@@ -166,14 +169,14 @@ export class DialogGuard {
     const stored = templatize(message, this.params).template;
     if (type !== 'prompt') {
       this.raised.push({ type, message: stored, accepted: true });
-      await this.settle(dialog, 'accepted', 'rule', { reason: `the agent's step raised it: accepted, as the person who clicked meant` });
+      await this.answerWith(dialog, 'accepted', 'rule', { reason: 'raised while the agent was in charge: accepted, as the person who clicked would' });
       return;
     }
     const offered = dialog.defaultValue();
     const answer: Awaited<ReturnType<PromptAnswerer>> = this.answerPrompt ? await this.answerPrompt({ type: 'prompt', message, defaultValue: offered }) : { accept: true, by: 'rule', reason: 'no agent to ask: OK with the text offered' };
     if (!answer.accept) {
       this.raised.push({ type, message: stored, accepted: false });
-      await this.settle(dialog, 'dismissed', answer.by ?? 'agent', answer.reason !== undefined ? { reason: answer.reason } : {});
+      await this.answerWith(dialog, 'dismissed', answer.by ?? 'agent', answer.reason !== undefined ? { reason: answer.reason } : {});
       return;
     }
     const recorded: RecordedDialog = { type, message: stored, accepted: true };
@@ -188,12 +191,12 @@ export class DialogGuard {
       this.ambiguous.push(...templated.ambiguous);
     }
     this.raised.push(recorded);
-    await this.settle(dialog, 'accepted', answer.by ?? 'agent', { text: text ?? offered, ...(answer.reason !== undefined ? { reason: answer.reason } : {}) });
+    await this.answerWith(dialog, 'accepted', answer.by ?? 'agent', { text: text ?? offered, ...(answer.reason !== undefined ? { reason: answer.reason } : {}) });
   }
 }
 
 /** How long closing a dialog at the end of a run may take before the page is left as it is. */
-const CLOSE_LIMIT_MS = 2_000;
+const CLOSE_LIMIT_MS = 1_000;
 
 /** Why a prompt put to the agent was dismissed, in a few words (the run's error says the rest). */
 function whyDismissed(error: unknown): string {

@@ -26,7 +26,7 @@ export function endOptionAt(node: TrajectoryNode | undefined, run: RunValues): E
 }
 
 /** What a run does at a fork: a step, the end, or neither (nothing recorded tells which it needs). */
-export type ForkChoice = { kind: 'step'; pass: CheckPass } | { kind: 'end' } | { kind: 'undecided'; reason: string; options: TrajectoryNode[] };
+export type ForkChoice = { kind: 'step'; pass: CheckPass } | { kind: 'end' } | { kind: 'undecided'; reason: string; options: TrajectoryNode[]; endToo: boolean };
 
 /**
  * A candidate passed its checks: is it the only way on? Every other candidate that does other work
@@ -72,7 +72,8 @@ export async function resolveFork(input: {
   return {
     kind: 'undecided',
     options: passes.map((pass) => pass.node),
-    reason: `two recorded paths fit this page and this run's values: ${options.join(' or ')}; ${why}, so nothing recorded tells which one this run needs`,
+    endToo: endPasses,
+    reason: `${countWord(options.length)} recorded paths fit this page and this run's values: ${options.join(' or ')}; ${why}, so nothing recorded tells which one this run needs`,
   };
 }
 
@@ -91,4 +92,8 @@ function decidingNames(keys: readonly ValueKey[], run: RunValues): string[] {
   const names = new Set<string>();
   for (const key of keys) for (const [name, hash] of Object.entries(key.valueHashes)) if (run.valueHashes[name] !== hash) names.add(name);
   return [...names].sort();
+}
+
+function countWord(count: number): string {
+  return ['two', 'three', 'four', 'five'][count - 2] ?? String(count);
 }

@@ -31,11 +31,12 @@ function node(action: Action, options: { role?: string; name?: string; state?: N
 const click: Action = { type: 'click', x: 10, y: 10, button: 'left' };
 const agentStep = (n: TrajectoryNode, before: string[], after: string[]): PathStep => ({ node: n, isNew: true, byAgent: true, shownBefore: before, shownAfter: after });
 const salt = 'salt';
+const noForks = { steps: new Set<string>(), ends: new Set<string>() };
 
 describe('learnFromPath: clicks that set a value', () => {
   const params = bindParams({ quantity: '3', note: 'rush' }, 'w');
   const hashes = valueHashesOf(params, salt);
-  const run = (steps: PathStep[]) => learnFromPath({ steps, params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: new Set() });
+  const run = (steps: PathStep[]) => learnFromPath({ steps, params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: noForks });
 
   it("binds the click after which the value first shows, and the clicks on the same widget before it, to the value's hash", () => {
     const typed = node({ type: 'type', text: '{{note}}' }, { role: 'textbox', name: 'Note' });
@@ -76,13 +77,13 @@ describe('learnFromPath: clicks that set a value', () => {
   it('binds a secret set by clicks (a PIN pad) with a mark no run matches', () => {
     const pinParams = bindParams({ pin: secret('4711') }, 'w');
     const digit = node(click, { name: '7' });
-    learnFromPath({ steps: [agentStep(digit, [], ['pin'])], params: pinParams, valueHashes: valueHashesOf(pinParams, salt), endedByAgent: true, newEnd: false, forks: new Set() });
+    learnFromPath({ steps: [agentStep(digit, [], ['pin'])], params: pinParams, valueHashes: valueHashesOf(pinParams, salt), endedByAgent: true, newEnd: false, forks: noForks });
     expect(digit.state.setsValue).toEqual([{ param: 'pin', hash: SECRET_GUARD }]);
   });
 
   it('adds the value to a stored step that set another before, as a link', () => {
     const stored = node(click, { state: { ahead: ['quantity'], valueHashes: { note: hashes.note! }, setsValue: [{ param: 'quantity', hash: 'other' }] } });
-    const links = learnFromPath({ steps: [{ ...agentStep(stored, [], ['quantity']), isNew: false }], params, valueHashes: hashes, endedByAgent: false, newEnd: false, forks: new Set() });
+    const links = learnFromPath({ steps: [{ ...agentStep(stored, [], ['quantity']), isNew: false }], params, valueHashes: hashes, endedByAgent: false, newEnd: false, forks: noForks });
     expect(links).toEqual([{ id: stored.id, state: { add: { setsValue: [{ param: 'quantity', hash: hashes.quantity }] } } }]);
   });
 });
@@ -96,7 +97,7 @@ describe('learnFromPath: the values a path and an end were learned under', () =>
     const a = node(click);
     const b = node(click, { parentId: a.id });
     b.endsRun = true;
-    const links = learnFromPath({ steps: [agentStep(a, [], []), agentStep(b, [], [])], params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: new Set() });
+    const links = learnFromPath({ steps: [agentStep(a, [], []), agentStep(b, [], [])], params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: noForks });
     expect(links).toEqual([]);
     expect(a.state).toMatchObject({ ahead: [], valueHashes: { times: hashes.times } });
     expect(b.state.endsUnder).toEqual([{ ahead: [], valueHashes: { times: hashes.times } }]);
@@ -105,7 +106,7 @@ describe('learnFromPath: the values a path and an end were learned under', () =>
   it("adds the run's key to a stored step it went through that no learned path fitted, and its end beside the old one", () => {
     const stored = node(click, { state: { ahead: [], valueHashes: { times: other.times! } } });
     stored.endsRun = true;
-    const links = learnFromPath({ steps: [{ node: stored, isNew: false, byAgent: true, shownBefore: [], shownAfter: [] }], params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: new Set() });
+    const links = learnFromPath({ steps: [{ node: stored, isNew: false, byAgent: true, shownBefore: [], shownAfter: [] }], params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: noForks });
     const key = { ahead: [], valueHashes: { times: hashes.times } };
     // The end kept before ends had keys stands for the recording's value, and stays.
     expect(links).toEqual([{ id: stored.id, state: { add: { alsoUnder: [key], endsUnder: [{ ahead: [], valueHashes: { times: other.times } }, key] } } }]);
@@ -116,10 +117,10 @@ describe('learnFromPath: the values a path and an end were learned under', () =>
   it('adds nothing where a learned path already fitted, unless the step settled a fork', () => {
     const fitting = node(click, { state: { ahead: [], valueHashes: { times: hashes.times! } } });
     const step = { node: fitting, isNew: false, byAgent: true };
-    expect(learnFromPath({ steps: [step], params, valueHashes: hashes, endedByAgent: false, newEnd: false, forks: new Set() })).toEqual([]);
+    expect(learnFromPath({ steps: [step], params, valueHashes: hashes, endedByAgent: false, newEnd: false, forks: noForks })).toEqual([]);
     // At a fork the agent's choice is learned under the run's exact values, even where a path fitted (a value typed before decided it).
     const typedBefore = node(click, { state: { ahead: [], valueHashes: {} } });
-    expect(learnFromPath({ steps: [{ node: typedBefore, isNew: false, byAgent: true }], params, valueHashes: hashes, endedByAgent: false, newEnd: false, forks: new Set(['root']) })).toEqual([
+    expect(learnFromPath({ steps: [{ node: typedBefore, isNew: false, byAgent: true }], params, valueHashes: hashes, endedByAgent: false, newEnd: false, forks: { steps: new Set([typedBefore.id]), ends: new Set<string>() } })).toEqual([
       { id: typedBefore.id, state: { add: { alsoUnder: [{ ahead: [], valueHashes: { times: hashes.times } }] } } },
     ]);
   });

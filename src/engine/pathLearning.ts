@@ -2,10 +2,9 @@ import type { Action } from '../actions/action.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { fold } from '../params/fold.js';
 import type { NodeLink } from '../store/rows.js';
-import { ROOT_ID } from './cursor.js';
 import { namesSetBy, namesUsedBy, SECRET_GUARD } from './paramBindings.js';
 import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
-import { arrivalsOf, endKeysOf, keyOfPath, misfit, type ValueKey } from './valueKeys.js';
+import { arrivalsOf, endKeysOf, holdsKey, keyOfPath, misfit, type ValueKey } from './valueKeys.js';
 
 /** One step of a run's path as the commit sees it. */
 export type PathStep = {
@@ -27,8 +26,8 @@ export type PathRun = {
   endedByAgent: boolean;
   /** Whether this run made the last step's node an end (it was none before). */
   newEnd: boolean;
-  /** Places (node ids, ROOT_ID) where recorded paths both fitted and nothing told them apart (RunLedger.forks). */
-  forks: ReadonlySet<string>;
+  /** Where recorded ways on both fitted and nothing told them apart (RunLedger.forks): the steps that were options, and the steps whose end was one. */
+  forks: { steps: ReadonlySet<string>; ends: ReadonlySet<string> };
 };
 
 /**
@@ -72,10 +71,9 @@ export function learnFromPath(run: PathRun): NodeLink[] {
       const watches = (node.state.watches ?? []).filter((watch) => !usedInRun.has(watch.param) && !watchedAhead.has(watch.param));
       if (watches.length > 0) node.state.watches = watches;
       else delete node.state.watches;
-      for (const watch of watches) watchedAhead.add(watch.param);
-    } else {
-      for (const name of node.state.watchedAhead ?? []) if (!usedInRun.has(name)) watchedAhead.add(name);
     }
+    // What this step checks on the page (a stored step, what it was recorded checking).
+    for (const watch of node.state.watches ?? []) if (!usedInRun.has(watch.param)) watchedAhead.add(watch.param);
     keys.unshift(keyOfPath(ahead, watchedAhead, names, run.valueHashes));
   }
 
@@ -88,10 +86,9 @@ export function learnFromPath(run: PathRun): NodeLink[] {
       node.state.watchedAhead = key.watched ?? [];
       node.state.valueHashes = key.valueHashes;
     } else {
-      const parent = node.parentId ?? ROOT_ID;
       const values = { names, valueHashes: run.valueHashes, usedSoFar: usedBefore };
       const fitted = arrivalsOf(node.state).some((known) => misfit(known, values) === undefined);
-      if ((!fitted || run.forks.has(parent)) && !holds(arrivalsOf(node.state), key)) {
+      if ((!fitted || run.forks.steps.has(node.id)) && !holdsKey(arrivalsOf(node.state), key)) {
         node.state.alsoUnder = [...(node.state.alsoUnder ?? []), key];
         patch(node, 'alsoUnder', [key]);
       }
@@ -101,15 +98,16 @@ export function learnFromPath(run: PathRun): NodeLink[] {
 
   const last = run.steps.at(-1);
   if (run.endedByAgent && last) {
-    const key = keyOfPath(new Set(), new Set(), names, run.valueHashes);
+    // The values the path checked on the page before it ended are proven this run's: they key nothing.
+    const key = keyOfPath(new Set(), watchedAhead, names, run.valueHashes);
     const { node } = last;
     if (last.isNew) node.state.endsUnder = [key];
     else {
       // An end kept before ends had keys stands for its recording's values: kept beside the new one.
       const known = run.newEnd ? (node.state.endsUnder ?? []) : endKeysOf(node);
       const fitted = known.some((end) => misfit(end, { names, valueHashes: run.valueHashes, usedSoFar: usedBefore }) === undefined);
-      if (!fitted || run.forks.has(node.id) || run.newEnd) {
-        const added = [...(node.state.endsUnder === undefined && !run.newEnd ? known : []), ...(holds(known, key) ? [] : [key])];
+      if (!fitted || run.forks.ends.has(node.id) || run.newEnd) {
+        const added = [...(node.state.endsUnder === undefined && !run.newEnd ? known : []), ...(holdsKey(known, key) ? [] : [key])];
         if (added.length > 0) {
           node.state.endsUnder = [...(node.state.endsUnder ?? []), ...added];
           patch(node, 'endsUnder', added);
@@ -118,11 +116,6 @@ export function learnFromPath(run: PathRun): NodeLink[] {
     }
   }
   return [...patches].map(([id, { add }]) => ({ id, state: { add } }));
-}
-
-function holds(keys: readonly ValueKey[], key: ValueKey): boolean {
-  const text = JSON.stringify(key);
-  return keys.some((known) => JSON.stringify(known) === text);
 }
 
 /** Roles and tags whose click sets a value of their own (a box, a radio, a select): never part of another value's widget. */

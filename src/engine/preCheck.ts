@@ -184,7 +184,8 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
       return fail(`the recorded crop of this step (blob ${node.cropHash.slice(0, 12)}) cannot be read: the stored evidence is damaged, so the step cannot be shown safe`, { permanent: true });
     }
     const checked = await visualCheck(env, node, target.box, recorded, until);
-    if ('reason' in checked) return fail(`the target looks different: ${checked.reason}`, { expected: recorded, actual: checked.actual, diff: checked.diff });
+    // The expected picture is the part compared (a target at the viewport's edge is compared on its part inside), so it lines up with the live one.
+    if ('reason' in checked) return fail(`the target looks different: ${checked.reason}`, { expected: checked.expected ?? recorded, actual: checked.actual, diff: checked.diff });
     crop = checked.crop;
   }
   // The option a new value names must be there (a Yes/No select given "maybe"): else a person decides.
@@ -270,7 +271,7 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
   if (clip.x < 0 || clip.y < 0 || clip.x + clip.width > viewport.width || clip.y + clip.height > viewport.height) {
     // A target at the viewport's edge that moved a little: the part of it inside is compared (which element it is, the identity said).
     const inside = await insideViewport(clip, liveBox, recorded, masks, viewport);
-    if (!inside) return { reason: 'the target is mostly outside the viewport', actual: undefined, diff: undefined };
+    if (!inside) return { reason: 'the target is mostly outside the viewport', expected: undefined, actual: undefined, diff: undefined };
     ({ clip, recorded, masks } = inside);
   }
   let matched: Awaited<ReturnType<typeof matchCropStable>>;
@@ -278,10 +279,11 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
     matched = await matchCropStable(env.page, clip, recorded, masks, until, env.deadline);
   } catch (error) {
     // A capture that fails (the page is navigating) is a check that did not pass yet, not a crash.
-    return { reason: `the page could not be captured (${firstLineOf(error)})`, actual: undefined, diff: undefined };
+    return { reason: `the page could not be captured (${firstLineOf(error)})`, expected: undefined, actual: undefined, diff: undefined };
   }
   const { mismatch, actual } = matched;
   if (!mismatch) return { crop: await withoutSecrets(env, actual, clip) };
+  const expected = recorded;
   // New values may render where the recording had none: mask where this run's values show, too.
   if (env.params.size > 0) {
     const extra = await paramRegions(env.page, env.params.shownForms(), clip);
@@ -290,8 +292,8 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
   // The live crop goes into the divergence, so it is shown to the caller: paint over secrets as a recorded crop is.
   // So is the diff, drawn from the unpainted crop: a secret that moved into the box shows in its red.
   const hidden = await secretRegions(env.page, env.params, clip);
-  if (hidden.length === 0) return mismatch;
-  return { ...mismatch, actual: await paintBoxes(mismatch.actual, hidden), ...(mismatch.diff ? { diff: await paintBoxes(mismatch.diff, hidden) } : {}) };
+  if (hidden.length === 0) return { ...mismatch, expected };
+  return { ...mismatch, expected, actual: await paintBoxes(mismatch.actual, hidden), ...(mismatch.diff ? { diff: await paintBoxes(mismatch.diff, hidden) } : {}) };
 }
 
 /**

@@ -63,9 +63,11 @@ export async function findRejoin(
   from: NodeRef,
   detour: readonly TrajectoryNode[],
   visited: ReadonlySet<string>,
+  /** Ways on of a fork this run could not decide: re-joining at one would choose it after all. */
+  undecided: ReadonlySet<string> = new Set(),
 ): Promise<NodeRef | undefined> {
   const detourNames = new Set(detour.flatMap(namesUsedBy));
-  const eligible = (node: TrajectoryNode) => !view.isNew(node.id) && !visited.has(node.id);
+  const eligible = (node: TrajectoryNode) => !view.isNew(node.id) && !visited.has(node.id) && !undecided.has(node.id);
   let level: { after: NodeRef; node: TrajectoryNode }[] = (await view.candidatesAfter(from))
     .filter(eligible)
     .map((node) => ({ after: from, node }));

@@ -48,7 +48,7 @@ export type PathSightings = {
   endedByAgent: boolean;
   /** That end is new on the last step's node. */
   newEnd: boolean;
-  forks: ReadonlySet<string>;
+  forks: { steps: ReadonlySet<string>; ends: ReadonlySet<string> };
 };
 
 /**

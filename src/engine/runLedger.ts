@@ -8,7 +8,7 @@ import { redactSecrets } from '../params/secret.js';
 import type { NodeLink, NodeStat } from '../store/rows.js';
 import type { Divergence, RunResult, RunStatus, StepResult } from './runResult.js';
 import type { StepPictures } from './runImages.js';
-import { resumeAtIdOf, type NodeRef } from './cursor.js';
+import type { TrajectoryNode } from './trajectoryNode.js';
 import type { PathSightings } from './runCommit.js';
 import type { DialogEvent } from './dialogGuard.js';
 
@@ -41,10 +41,11 @@ export class RunLedger {
   agentCalls = 0;
   answer: string | undefined;
   /**
-   * Places (a node id, or ROOT_ID) where recorded paths both fitted and nothing told them apart:
-   * what the agent does there is learned under this run's exact values, even where a path already fitted them.
+   * Where recorded ways on both fitted and nothing told them apart: the steps that were options,
+   * and the steps whose end was one. What the agent does there is learned under this run's exact
+   * values, even where a learned path already fitted them.
    */
-  readonly forks = new Set<string>();
+  readonly forks = { steps: new Set<string>(), ends: new Set<string>() };
   /** For the agent's steps, by index: parameters a form control showed just before the step acted, and once it had. */
   readonly shown = new Map<number, { before: readonly string[]; after: readonly string[] }>();
   /** The agent said the task was done. */
@@ -53,12 +54,13 @@ export class RunLedger {
   newEnd = false;
 
   /** What path learning reads of the run (see pathLearning.ts). */
-  get seen(): PathSightings {
+  get pathSightings(): PathSightings {
     return { shown: this.shown, endedByAgent: this.endedByAgent, newEnd: this.newEnd, forks: this.forks };
   }
 
-  forkAt(place: NodeRef): void {
-    this.forks.add(resumeAtIdOf(place));
+  forkBetween(options: readonly TrajectoryNode[], end: TrajectoryNode | undefined): void {
+    options.forEach((node) => this.forks.steps.add(node.id));
+    if (end) this.forks.ends.add(end.id);
   }
 
   /** An agent call saw this screen (undefined: one not known free of secrets): the first step it answers with shows it in the report. */

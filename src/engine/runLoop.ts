@@ -35,6 +35,7 @@ import { observe } from './observe.js';
 import { literalGuards, namesUsedBy, valueHashesOf } from './paramBindings.js';
 import { preCheck, runValuesOf, type CheckEnvironment, type CheckFail, type CheckPass } from './preCheck.js';
 import { endOptionAt, resolveFork, type EndOption } from './fork.js';
+import { arrivalsOf, learnedUnderSame } from './valueKeys.js';
 import { doesSameWork, sameStep } from './recordStep.js';
 import { findRejoin } from './rejoin.js';
 import { commitRun, markRunFailed } from './runCommit.js';
@@ -199,7 +200,6 @@ export class RunLoop {
     }
     // No run hands back a page that a dialog holds: whatever is still open (a prompt the agent never answered) is dismissed.
     await this.dialogs.closeAll();
-    this.dialogs.dispose();
     if (status === 'failed') this.ledger.finalScreen = await lastScreen(this.input.page, params, context.deadline);
     const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: this.view.warnings, dialogs: this.dialogs.events });
     try {
@@ -218,7 +218,7 @@ export class RunLoop {
         stats: this.ledger.stats,
         links: this.ledger.links,
         crops: this.ledger.crops,
-        seen: this.ledger.seen,
+        seen: this.ledger.pathSightings,
       });
     } catch (commitError) {
       // The trajectory could not be stored; the run record must still not stay 'running'.
@@ -300,16 +300,21 @@ export class RunLoop {
     // A step the recording waited for before may take as long again, and twice that on a slower day.
     const patience = Math.max(...candidates.map((node) => limits.checkTimeoutMs + 2 * (node.state.waitFor?.waitedMs ?? 0)));
     const started = Date.now();
-    let checked = await this.pollCandidates(candidates, end?.fits ? Date.now() : context.within(patience));
+    // A step learned under exactly this run's values, where the end was not, gets its patience: ending
+    // before it comes would skip it (a confirmation asked only for large amounts, a moment late).
+    const run = runValuesOf(this.env);
+    const stepForTheseValues = !end?.exact && candidates.some((node) => arrivalsOf(node.state).some((key) => learnedUnderSame(key, run)));
+    let checked = await this.pollCandidates(candidates, end?.fits && !stepForTheseValues ? Date.now() : context.within(patience));
     if (checked.ok) {
       const choice = await resolveFork({ env: this.env, first: checked, candidates, end, describe: (node) => this.describeStep(node) });
       switch (choice.kind) {
         case 'end':
           return this.finishAt(end!.node);
         case 'undecided':
-          this.ledger.forkAt(this.cursor.at);
+          this.ledger.forkBetween(choice.options, choice.endToo ? end!.node : undefined);
           context.log(`step ${step} diverged: ${choice.reason}`);
-          return { step, reason: choice.reason, nodeId: choice.options[0]!.id, action: choice.options[0]!.action };
+          // No one recorded step stands for it: the report keeps it with its reason (RunEvents.handovers).
+          return { step, reason: choice.reason };
         case 'step':
           checked = choice.pass;
       }
@@ -494,7 +499,7 @@ export class RunLoop {
       rejoin.detour.push(node);
       const followed = (await this.view.children(rejoin.after)).find((cached) => !this.view.isNew(cached.id) && doesSameWork(cached, node));
       if (followed) rejoin.after = nodeRef(followed.id);
-      const after = await findRejoin(this.env, this.view, rejoin.after, rejoin.detour, this.cursor.doneIds);
+      const after = await findRejoin(this.env, this.view, rejoin.after, rejoin.detour, this.cursor.doneIds, this.ledger.forks.steps);
       if (after === undefined) continue;
       // A new step records where it re-joined; a stored step the agent repeated is left as it is
       // (the link would change the tree for every later run), and the jump holds for this run only.
@@ -627,7 +632,11 @@ export class RunLoop {
     if (this.ledger.agentCalls >= limits.maxAgentCalls) throw new RoteError('agent', `the agent budget of ${limits.maxAgentCalls} calls is spent (a prompt asked "${redactSecrets(dialog.message, params).slice(0, 80)}")`);
     const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context, dialog: note ? { ...dialog, note } : dialog, ...(this.lastSeen ? { seen: this.lastSeen } : {}) });
     const answer = await this.askAgent(agent!, observation);
-    if (isDone(answer) || !answer.dialog) return undefined;
+    if (isDone(answer) || !answer.dialog) {
+      // Actions given without a decision are not done: the page cannot take them while the prompt holds it.
+      if (!isDone(answer) && answer.actions.length > 0) context.log(`agent: ${answer.actions.length} action(s) given with no decision for the prompt were not done`);
+      return undefined;
+    }
     context.log(`agent answers the prompt "${redactSecrets(dialog.message, params).slice(0, 80)}"`);
     this.afterPrompt.push(...answer.actions);
     return answer.dialog;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalKey, legacyEndKey } from '../store/learnedKeys.js';
 import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
 
 /**
@@ -24,17 +25,28 @@ export type RunValues = {
 
 /** The ways runs went through a step: the one that recorded it, then those learned since. */
 export function arrivalsOf(state: NodeState): ValueKey[] {
-  const recorded: ValueKey = { ahead: state.ahead ?? [], valueHashes: state.valueHashes ?? {}, ...(state.watchedAhead ? { watched: state.watchedAhead } : {}) };
-  return [recorded, ...(state.alsoUnder ?? [])];
+  return [keyOf(state.ahead ?? [], state.watchedAhead ?? [], state.valueHashes ?? {}), ...(state.alsoUnder ?? [])];
 }
 
 /**
  * The values runs ended at a step under. An end stored before these were kept stands for the
- * values of the run that recorded the step (its own hashes): the run most likely to have ended there.
+ * values of the run that recorded the step (its own hashes, the values it watched): the run most
+ * likely to have ended there.
  */
 export function endKeysOf(node: TrajectoryNode): ValueKey[] {
   if (!node.endsRun) return [];
-  return node.state.endsUnder ?? [{ ahead: [], valueHashes: node.state.valueHashes ?? {} }];
+  return node.state.endsUnder ?? [legacyEndKey(node.state)];
+}
+
+/** A key in its one written form (the store's: keys are compared as JSON wherever they meet). */
+export function keyOf(ahead: Iterable<string>, watched: Iterable<string>, valueHashes: Readonly<Record<string, string>>): ValueKey {
+  return canonicalKey(ahead, watched, valueHashes);
+}
+
+/** Whether `keys` holds `key` already. */
+export function holdsKey(keys: readonly ValueKey[], key: ValueKey): boolean {
+  const text = JSON.stringify(keyOf(key.ahead, key.watched ?? [], key.valueHashes));
+  return keys.some((known) => JSON.stringify(keyOf(known.ahead, known.watched ?? [], known.valueHashes)) === text);
 }
 
 /**
@@ -62,13 +74,8 @@ export function learnedUnderSame(key: ValueKey, run: RunValues): boolean {
   return Object.entries(key.valueHashes).every(([name, hash]) => run.valueHashes[name] === hash);
 }
 
-/** The key of a path through a step, from the run that took it: what it put on the page from there on, and the hashes of its other values. */
+/** The key of a path through a step, from the run that took it: what it put on the page from there on, what it watched, and the hashes of its other values. */
 export function keyOfPath(ahead: ReadonlySet<string>, watched: ReadonlySet<string>, names: readonly string[], valueHashes: Readonly<Record<string, string>>): ValueKey {
   const hashes = Object.fromEntries(names.filter((name) => !ahead.has(name) && valueHashes[name] !== undefined).map((name) => [name, valueHashes[name]!]));
-  return { ahead: [...ahead].sort(), ...(watched.size > 0 ? { watched: [...watched].sort() } : {}), valueHashes: hashes };
-}
-
-/** The parameters whose values a path was chosen by without any step showing them: what a report names as its key. */
-export function decidingNames(keys: readonly ValueKey[]): string[] {
-  return [...new Set(keys.flatMap((key) => Object.keys(key.valueHashes)))].sort();
+  return keyOf(ahead, watched, hashes);
 }

@@ -4,8 +4,9 @@ import type { RunStatus } from '../store/schema.js';
 import type { SlotRow } from '../store/scheduleStore.js';
 import type { Store } from '../store/store.js';
 import { runEventsSchema, type RunEvents } from '../engine/runEvents.js';
-import { stateSchema } from '../engine/trajectoryNode.js';
-import { arrivalsOf, type ValueKey } from '../engine/valueKeys.js';
+import { namesUsedBy } from '../engine/paramBindings.js';
+import { nodeFromRow } from '../engine/trajectoryNode.js';
+import { arrivalsOf, endKeysOf, type ValueKey } from '../engine/valueKeys.js';
 
 /** How a step came about, as a person reads it: a cached step right after the agent's is where the run re-joined the recorded path. */
 export const reportStepKinds = ['cached', 'relocated', 'agent', 'rejoined'] as const;
@@ -198,14 +199,16 @@ function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, N
 /** Children under their parents, most used first: the usual path on top, detours below it. */
 function treeOf(rows: readonly NodeRow[]): ReportNode[] {
   const byParent = groupBy(rows, (row) => row.parentId ?? '');
-  const build = (parentId: string, seen: Set<string>, endKeys: readonly ValueKey[]): ReportNode[] => {
+  // usedAbove: the parameters the steps before put on the page, which tell nothing apart below them.
+  const build = (parentId: string, seen: Set<string>, endKeys: readonly ValueKey[], usedAbove: ReadonlySet<string>): ReportNode[] => {
     const siblings = (byParent.get(parentId) ?? []).filter((row) => !seen.has(row.id)).sort((a, b) => b.hits - a.hits || a.createdAt - b.createdAt);
     const keys = siblings.map((row) => keysOf(row));
     // Ending the task at the parent is one more way on, told apart by the same values.
     const ways = [...keys.map((known) => known.arrivals), ...(endKeys.length > 0 ? [endKeys] : [])];
     return siblings.map((row, index) => {
       const own = keys[index]!;
-      const children = build(row.id, new Set([...seen, row.id]), row.endsRun ? own.ends : []);
+      const usedHere = new Set([...usedAbove, ...own.uses]);
+      const children = build(row.id, new Set([...seen, row.id]), row.endsRun ? own.ends : [], usedHere);
       const childWays = children.length > 0 ? (byParent.get(row.id) ?? []).map((child) => keysOf(child).arrivals) : [];
       return {
         id: row.id,
@@ -217,31 +220,34 @@ function treeOf(rows: readonly NodeRow[]): ReportNode[] {
         lastUsedAt: row.lastUsedAt,
         endsRun: row.endsRun,
         resumeAtId: row.resumeAtId,
-        chosenBy: toldApartBy(own.arrivals, ways.filter((_, other) => other !== index)),
-        endChosenBy: row.endsRun ? toldApartBy(own.ends, childWays) : [],
+        chosenBy: toldApartBy(own.arrivals, ways.filter((_, other) => other !== index), usedAbove),
+        endChosenBy: row.endsRun ? toldApartBy(own.ends, childWays, usedHere) : [],
         sets: own.sets,
         children,
       };
     });
   };
-  return build('', new Set(), []);
+  return build('', new Set(), [], new Set());
 }
 
-/** A stored node's value keys, read leniently: a state that does not parse has none. */
-function keysOf(row: NodeRow): { arrivals: ValueKey[]; ends: ValueKey[]; sets: { param: string; values: number }[] } {
-  const parsed = stateSchema.safeParse(row.state ?? {});
-  if (!parsed.success) return { arrivals: [], ends: [], sets: [] };
-  const state = parsed.data;
-  const ends = row.endsRun ? (state.endsUnder ?? [{ ahead: [], valueHashes: state.valueHashes ?? {} }]) : [];
-  const sets = [...groupBy(state.setsValue ?? [], (set) => set.param)].map(([param, list]) => ({ param, values: new Set(list.map((set) => set.hash)).size }));
-  return { arrivals: arrivalsOf(state), ends, sets };
+/** A stored node's value keys and the parameters it puts on the page, read leniently: a row that does not parse has none. */
+function keysOf(row: NodeRow): { arrivals: ValueKey[]; ends: ValueKey[]; sets: { param: string; values: number }[]; uses: string[] } {
+  const read = nodeFromRow(row);
+  if (!('node' in read)) return { arrivals: [], ends: [], sets: [], uses: [] };
+  const { node } = read;
+  const sets = [...groupBy(node.state.setsValue ?? [], (set) => set.param)].map(([param, list]) => ({ param, values: new Set(list.map((set) => set.hash)).size }));
+  return { arrivals: arrivalsOf(node.state), ends: endKeysOf(node), sets, uses: namesUsedBy(node) };
 }
 
-/** The parameters whose learned values differ between one way on and the others: what chose it. */
-function toldApartBy(own: readonly ValueKey[], others: readonly (readonly ValueKey[])[]): { param: string; values: number }[] {
+/**
+ * The parameters whose learned values differ between one way on and the others, and that nothing
+ * on the path shows (not typed above it, not watched on it): what chose it, as a replay reads it.
+ */
+function toldApartBy(own: readonly ValueKey[], others: readonly (readonly ValueKey[])[], shown: ReadonlySet<string>): { param: string; values: number }[] {
   if (others.length === 0) return [];
   const hashes = (keys: readonly ValueKey[], name: string) => new Set(keys.flatMap((key) => (key.valueHashes[name] !== undefined ? [key.valueHashes[name]] : [])));
-  const names = [...new Set(own.flatMap((key) => Object.keys(key.valueHashes)))].sort();
+  const watched = new Set(own.flatMap((key) => key.watched ?? []));
+  const names = [...new Set(own.flatMap((key) => Object.keys(key.valueHashes)))].filter((name) => !shown.has(name) && !watched.has(name)).sort();
   return names.flatMap((name) => {
     const mine = hashes(own, name);
     const differs = others.some((keys) => {

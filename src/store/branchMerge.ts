@@ -1,5 +1,6 @@
 import type { CommitRunInput, NewNodeRow, NodeLink, NodeRow } from './rows.js';
 import { withNodeDefaults } from './rows.js';
+import { legacyEndKey, recordedKey } from './learnedKeys.js';
 
 /**
  * Folds a run's new nodes into equal nodes that another run stored while this one ran. Two runs
@@ -98,22 +99,25 @@ export class BranchMerge {
 type StateLists = { ahead?: unknown; watchedAhead?: unknown; valueHashes?: unknown; alsoUnder?: unknown; endsUnder?: unknown; setsValue?: unknown };
 
 /**
- * What the folded step learned about values, for the stored one (see engine/valueKeys.ts): the
- * path it was taken on under its values, where it ended under them, the values its clicks set.
- * An end the stored step had before ends were keyed keeps its recording's values beside the new.
+ * What the folded step learned about values, for the stored one (see learnedKeys.ts): the path it
+ * was taken on under its values, where it ended under them, the values its clicks set. An end the
+ * stored step had before ends were keyed keeps its recording's values beside the new.
  */
 function valuesLearned(fresh: NodeRow, stored: NodeRow): Record<string, unknown[]> {
-  const a = (fresh.state ?? {}) as StateLists;
-  const b = (stored.state ?? {}) as StateLists;
-  const key = (state: StateLists, ahead: unknown) => ({ ahead: ahead ?? [], ...(state.watchedAhead !== undefined && (state.watchedAhead as unknown[]).length > 0 ? { watched: state.watchedAhead } : {}), valueHashes: state.valueHashes ?? {} });
+  const a = (isState(fresh.state) ? fresh.state : {}) as StateLists;
+  const b = (isState(stored.state) ? stored.state : {}) as StateLists;
   const learned: Record<string, unknown[]> = {};
-  const freshPath = key(a, a.ahead);
-  if (JSON.stringify(freshPath) !== JSON.stringify(key(b, b.ahead))) learned.alsoUnder = [freshPath, ...list(a.alsoUnder)];
-  else if (list(a.alsoUnder).length > 0) learned.alsoUnder = list(a.alsoUnder);
+  const freshPath = recordedKey(a);
+  const paths = [...(JSON.stringify(freshPath) !== JSON.stringify(recordedKey(b)) ? [freshPath] : []), ...list(a.alsoUnder)];
+  if (paths.length > 0) learned.alsoUnder = paths;
   const ends = fresh.endsRun ? list(a.endsUnder) : [];
-  if (ends.length > 0) learned.endsUnder = stored.endsRun && b.endsUnder === undefined ? [{ ahead: [], valueHashes: b.valueHashes ?? {} }, ...ends] : ends;
+  if (ends.length > 0) learned.endsUnder = stored.endsRun && b.endsUnder === undefined ? [legacyEndKey(b), ...ends] : ends;
   if (list(a.setsValue).length > 0) learned.setsValue = list(a.setsValue);
   return learned;
+}
+
+function isState(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function list(value: unknown): unknown[] {

@@ -17,12 +17,12 @@ import type {
   TaskRow,
   TaskSummary,
 } from './rows.js';
-import { stepImageKeys, stripUndefined, withNodeDefaults } from './rows.js';
+import { stepImageKeys, stripUndefined, UnreadableColumn, withNodeDefaults } from './rows.js';
 import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
 import { guardStore } from './guard.js';
 import { SqliteScheduleStore } from './sqliteScheduleStore.js';
 import { mergeBranchSync } from './branchMerge.js';
-import { patchedState } from './statePatch.js';
+import { importedState, parsedStateText, patchedState } from './statePatch.js';
 import type { RunFilter, Store } from './store.js';
 
 /**
@@ -254,7 +254,9 @@ export class SqliteStore implements Store {
       const raw = s.getNode.get({ id: node.id });
       const stored = raw ? nodeFromDriver(raw) : undefined;
       if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
-      s.importNode.run(withNodeDefaults(node));
+      // What runs learned about the stored step since the file was written stays with it.
+      const state = stored ? importedState({ state: node.state, endsRun: node.endsRun ?? false }, { state: stored.state instanceof UnreadableColumn ? null : stored.state, endsRun: stored.endsRun }) : node.state;
+      s.importNode.run(withNodeDefaults({ ...node, state }));
     }
   }
 
@@ -283,7 +285,7 @@ export class SqliteStore implements Store {
         if (link.endUrl !== undefined || link.state !== undefined) {
           const stored = s.nodeState.get({ id: link.id });
           if (!stored) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
-          const state = patchedState(parsedOrNothing(stored.state), link);
+          const state = patchedState(parsedStateText(stored.state), link);
           if (state) s.setState.run({ id: link.id, state: JSON.stringify(state) });
         }
         if (changes === 0) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
@@ -311,13 +313,3 @@ function chunks<T>(items: readonly T[], size: number): (readonly T[])[] {
 }
 
 const noImages = Object.fromEntries(stepImageKeys.map((key) => [key, null])) as Record<StepImageKey, null>;
-
-/** A state column's text parsed; a damaged one reads as nothing (see patchedState). */
-function parsedOrNothing(text: string | null): unknown {
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}

@@ -1,27 +1,89 @@
+import { legacyEndKey, LEARNED_LISTS, MAX_LEARNED } from './learnedKeys.js';
 import type { NodeLink } from './rows.js';
 
 /**
- * A stored node's state after a link's changes, or undefined when the link changes none: the end
- * URL set, and items added to list keys (each once, compared as JSON). One rule for both dialects,
- * applied in JavaScript so the state text keeps its key order (a key set in place, a new one last)
- * and re-exports stay byte-identical. A state that is not a JSON object (damaged) is replaced by
- * the changes alone: the node was unreadable before and stays a miss either way.
+ * A stored node's state after a link's changes; undefined when the link changes none, or when the
+ * stored state is damaged (not a JSON object), which is left as it is: that node stays a miss that
+ * names itself. The end URL is set, and items are added to list keys (each once, compared as JSON;
+ * the newest MAX_LEARNED kept). One rule for both dialects, applied in JavaScript so the state
+ * text keeps its key order (a key set in place, a new one last) and re-exports stay byte-identical.
  */
 export function patchedState(stored: unknown, link: NodeLink): Record<string, unknown> | undefined {
   const adds = Object.entries(link.state?.add ?? {}).filter(([, items]) => items.length > 0);
   if (link.endUrl === undefined && adds.length === 0) return undefined;
-  const state: Record<string, unknown> = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? { ...(stored as Record<string, unknown>) } : {};
+  if (stored !== null && stored !== undefined && !isObject(stored)) return undefined;
+  const state: Record<string, unknown> = { ...((stored as Record<string, unknown> | null | undefined) ?? {}) };
   if (link.endUrl !== undefined) state.endUrl = link.endUrl;
-  for (const [key, items] of adds) {
-    const list = Array.isArray(state[key]) ? [...(state[key] as unknown[])] : [];
-    const known = new Set(list.map((item) => JSON.stringify(item)));
-    for (const item of items) {
-      const text = JSON.stringify(item);
-      if (known.has(text)) continue;
-      known.add(text);
-      list.push(item);
+  for (const [key, items] of adds) state[key] = added(state[key], items);
+  return state;
+}
+
+/**
+ * The state an import writes over a stored node: the file's (a reviewed edit applies), with what
+ * runs learned since the file was written kept (its learned lists, merged). An end either side
+ * kept without keys stands for its recording's values, so it joins the keyed ends rather than
+ * being lost (an end learned under other values must not become an end for the recording's).
+ */
+export function importedState(file: { state: unknown; endsRun: boolean }, stored: { state: unknown; endsRun: boolean }): unknown {
+  if (!isObject(file.state) || !isObject(stored.state)) return file.state;
+  const state: Record<string, unknown> = { ...file.state };
+  for (const key of LEARNED_LISTS) {
+    const mine = Array.isArray(file.state[key]) ? (file.state[key] as unknown[]) : [];
+    const theirs = Array.isArray(stored.state[key]) ? (stored.state[key] as unknown[]) : [];
+    if (theirs.length === 0) continue;
+    if (key === 'endsUnder') {
+      const fileEnds = file.endsRun && file.state.endsUnder === undefined ? [legacyEndKey(file.state)] : mine;
+      const storedEnds = stored.endsRun && stored.state.endsUnder === undefined ? [legacyEndKey(stored.state)] : theirs;
+      state.endsUnder = added(fileEnds, storedEnds);
+      continue;
     }
-    state[key] = list;
+    state[key] = added(mine, theirs);
+  }
+  if (state.endsUnder === undefined && file.endsRun !== stored.endsRun && stored.endsRun) {
+    // The stored node ends and the file's does not: the stored end keeps the values it stood for.
+    if (isObject(stored.state) && stored.state.endsUnder !== undefined) state.endsUnder = stored.state.endsUnder;
+    else state.endsUnder = [legacyEndKey(stored.state)];
   }
   return state;
+}
+
+/**
+ * `list` with `items` added, each once (as JSON), the newest MAX_LEARNED kept of each group. A
+ * dropped key only hands its values over again, but the values a click sets are kept per
+ * parameter: losing a parameter's last entry would let the click replay with its old value.
+ */
+function added(list: unknown, items: readonly unknown[]): unknown[] {
+  const result = Array.isArray(list) ? [...(list as unknown[])] : [];
+  const known = new Set(result.map((item) => JSON.stringify(item)));
+  for (const item of items) {
+    const text = JSON.stringify(item);
+    if (known.has(text)) continue;
+    known.add(text);
+    result.push(item);
+  }
+  const groupOf = (item: unknown) => (isObject(item) && typeof item.param === 'string' && !('ahead' in item) ? item.param : '');
+  const left = new Map<string, number>();
+  const kept: unknown[] = [];
+  for (const item of result.reverse()) {
+    const group = groupOf(item);
+    const room = left.get(group) ?? MAX_LEARNED;
+    if (room === 0) continue;
+    left.set(group, room - 1);
+    kept.push(item);
+  }
+  return kept.reverse();
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A state column's text parsed; a damaged one stays its text, which patchedState leaves alone. */
+export function parsedStateText(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }

@@ -90,6 +90,8 @@ export function dialogNote(dialog: NativeDialog): string {
   return [
     `Your last action opened a native browser prompt. It is not drawn in the screenshot, and the page waits until it is answered. It asks: ${JSON.stringify(dialog.message)}; its text box holds ${JSON.stringify(dialog.defaultValue)}.`,
     'Answer it now: type the text to give and press Enter (typing replaces what the box holds; Enter alone sends it as it is), or press Escape to cancel.',
+    // Asked a second time (the last answer decided nothing): the model hears why.
+    ...(dialog.note ? [`This is the second time you are asked: without an answer now the prompt is cancelled and the task fails.`] : []),
   ].join('\n');
 }
 

@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type AnyColum
 import type { PoolClient } from 'pg';
 import { guardStoreAsync } from '../guard.js';
 import { isProcessAlive } from '../processAlive.js';
-import { patchedState } from '../statePatch.js';
+import { importedState, parsedStateText, patchedState } from '../statePatch.js';
 import { mergeBranch } from '../branchMerge.js';
 import { importNodeSet } from '../importNodeSet.js';
 import { stepImageKeys, stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type StepImageKey, type TaskRow, type TaskSummary } from '../rows.js';
@@ -217,10 +217,11 @@ export class PostgresStore implements Store {
       if (!updated.rowCount) throw new Error(`node ${stat.id} (in nodeStats) does not exist`);
     }
     for (const link of input.nodeLinks ?? []) {
-      const [stored] = await tx.select({ state: nodes.state }).from(nodes).where(eq(nodes.id, link.id)).for('update');
+      // The state's text, not the column's decoder: a damaged one must not fail the commit (patchedState leaves it alone).
+      const [stored] = await tx.select({ state: sql<string | null>`${nodes.state}` }).from(nodes).where(eq(nodes.id, link.id)).for('update');
       if (!stored) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
       // Merged here, not with jsonb_set: the state text keeps its key order, as on SQLite.
-      const state = patchedState(stored.state, link);
+      const state = patchedState(parsedStateText(stored.state), link);
       await tx
         .update(nodes)
         .set({
@@ -267,8 +268,11 @@ export class PostgresStore implements Store {
         await tx.insert(nodes).values(row);
         continue;
       }
-      const [stored] = await tx.select({ taskId: nodes.taskId }).from(nodes).where(eq(nodes.id, node.id));
+      const [stored] = await tx.select({ taskId: nodes.taskId, state: sql<string | null>`${nodes.state}`, endsRun: nodes.endsRun }).from(nodes).where(eq(nodes.id, node.id));
       if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
+      // What runs learned about the stored step since the file was written stays with it.
+      const storedState = stored ? parsedStateText(stored.state) : undefined;
+      if (stored) row.state = importedState({ state: row.state, endsRun: row.endsRun }, { state: typeof storedState === 'string' ? null : (storedState ?? null), endsRun: stored.endsRun });
       await tx
         .insert(nodes)
         .values(row)

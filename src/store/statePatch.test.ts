@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalKey, legacyEndKey, MAX_LEARNED } from './learnedKeys.js';
+import { importedState, parsedStateText, patchedState } from './statePatch.js';
+
+const key = (value: string) => canonicalKey([], ['count'], { count: value });
+
+describe('patchedState', () => {
+  it('adds each learned item once, keeps the key order, and sets the end URL', () => {
+    const stored = { ahead: [], alsoUnder: [key('a')], valueHashes: {} };
+    const patched = patchedState(stored, { id: 'n', endUrl: '/done', state: { add: { alsoUnder: [key('a'), key('b')] } } });
+    expect(patched).toEqual({ ahead: [], alsoUnder: [key('a'), key('b')], valueHashes: {}, endUrl: '/done' });
+    expect(Object.keys(patched!)).toEqual(['ahead', 'alsoUnder', 'valueHashes', 'endUrl']);
+  });
+
+  it('changes nothing for a link without changes, or on a damaged state', () => {
+    expect(patchedState({ a: 1 }, { id: 'n' })).toBeUndefined();
+    expect(patchedState({ a: 1 }, { id: 'n', state: { add: { alsoUnder: [] } } })).toBeUndefined();
+    // A state column that is not a JSON object stays as it is, so its node stays a miss that names itself.
+    expect(patchedState(parsedStateText('{not json'), { id: 'n', state: { add: { alsoUnder: [key('a')] } } })).toBeUndefined();
+    expect(patchedState([1, 2], { id: 'n', endUrl: '/x' })).toBeUndefined();
+    expect(patchedState(undefined, { id: 'n', endUrl: '/x' })).toEqual({ endUrl: '/x' });
+  });
+
+  it('keeps the newest keys of a list, but never drops the last value a click sets for a parameter', () => {
+    const many = Array.from({ length: MAX_LEARNED + 10 }, (_, i) => key(String(i)));
+    const capped = patchedState({}, { id: 'n', state: { add: { alsoUnder: many } } })!;
+    expect(capped.alsoUnder).toEqual(many.slice(-MAX_LEARNED));
+
+    const once = { param: 'month', hash: 'm1' };
+    const counts = Array.from({ length: MAX_LEARNED + 5 }, (_, i) => ({ param: 'count', hash: `c${i}` }));
+    const sets = patchedState({ setsValue: [once] }, { id: 'n', state: { add: { setsValue: counts } } })!.setsValue as unknown[];
+    expect(sets).toContainEqual(once);
+    expect(sets.filter((set) => (set as { param: string }).param === 'count')).toEqual(counts.slice(-MAX_LEARNED));
+  });
+});
+
+describe('importedState', () => {
+  it("takes the file's state and keeps what runs learned since the file was written", () => {
+    const file = { state: { ahead: [], label: 'edited', alsoUnder: [key('a')] }, endsRun: false };
+    const stored = { state: { ahead: [], label: 'old', alsoUnder: [key('b')], setsValue: [{ param: 'count', hash: 'h' }] }, endsRun: false };
+    expect(importedState(file, stored)).toEqual({ ahead: [], label: 'edited', alsoUnder: [key('a'), key('b')], setsValue: [{ param: 'count', hash: 'h' }] });
+  });
+
+  it('keeps an end learned under other values as an end for those values only', () => {
+    const recorded = { ahead: [], watchedAhead: ['count'], valueHashes: { count: 'two' } };
+    // The file's node ended without keys (an older export): it ends for its recording's values.
+    const file = { state: recorded, endsRun: true };
+    const stored = { state: { ...recorded, endsUnder: [key('one')] }, endsRun: true };
+    expect((importedState(file, stored) as { endsUnder: unknown[] }).endsUnder).toEqual([legacyEndKey(recorded), key('one')]);
+    // The stored node ends and the file's does not: the stored end stays, with the values it stood for.
+    const notEnding = importedState({ state: recorded, endsRun: false }, { state: recorded, endsRun: true }) as { endsUnder: unknown[] };
+    expect(notEnding.endsUnder).toEqual([legacyEndKey(recorded)]);
+  });
+
+  it("leaves a damaged state on either side to the file's", () => {
+    expect(importedState({ state: 'oops', endsRun: false }, { state: { alsoUnder: [key('a')] }, endsRun: false })).toBe('oops');
+    expect(importedState({ state: { a: 1 }, endsRun: false }, { state: 'oops', endsRun: false })).toEqual({ a: 1 });
+  });
+});
