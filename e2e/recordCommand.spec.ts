@@ -43,9 +43,10 @@ function fakeIo(overrides: Partial<RecordIo> = {}) {
     pressCtrlC: () => interrupt?.(),
     /** The page the command opened, once rote waits for the person on it. */
     recordingPage: async (): Promise<Page> => {
-      await expect.poll(() => launched[0]?.contexts()[0]?.pages().length ?? 0).toBe(1);
+      // Chromium's start on a busy machine can take several seconds.
+      await expect.poll(() => launched[0]?.contexts()[0]?.pages().length ?? 0, { timeout: 30_000 }).toBe(1);
       const page = launched[0]!.contexts()[0]!.pages()[0]!;
-      await expect(finishControl(page)).toBeVisible();
+      await expect(finishControl(page)).toBeVisible({ timeout: 30_000 });
       return page;
     },
   };

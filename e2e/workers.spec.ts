@@ -61,7 +61,7 @@ async function stopWorkers(workers: readonly RunningCli[]): Promise<(number | nu
 }
 
 test('30 rows on 3 workers: each submitted once, with its values; a worker SIGKILLed mid-row and its row finished by another', async ({ app, front, pgStore, browser, dir }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(420_000);
   const url = `${front.origin}/intake`;
   // The task, recorded once into the shared store (the demo agent).
   const rote = await Rote.open({ store: pgStore });
@@ -80,8 +80,9 @@ test('30 rows on 3 workers: each submitted once, with its values; a worker SIGKI
   const workers = await startWorkers(pgStore, 3);
   const killedRow = rows[16]!;
   const held = front.holdNext((body) => new URLSearchParams(body).get('last_name') === killedRow.lastName);
-  // A short deadline, so the killed worker's job expires (deadline + 60 s) within the test.
-  const run = startCli(['run', recorded.taskKey, '--url', url, '--rows', csv, '--timeout', '10000', '--json', '--store', pgStore]);
+  // A short deadline, so the killed worker's job expires (deadline + 60 s) within the test; not so
+  // short that a replay on a busy machine (3 Chromiums on 2 cores) meets it.
+  const run = startCli(['run', recorded.taskKey, '--url', url, '--rows', csv, '--timeout', '25000', '--json', '--store', pgStore]);
   let killedPid: number;
   const db = new pg.Client({ connectionString: pgStore });
   await db.connect();
