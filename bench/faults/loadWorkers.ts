@@ -23,12 +23,14 @@ export const LOAD_RUN_TIMEOUT_MS = 90_000;
 /**
  * `workers` runs at once on one Rote, each replaying the recorded intake task with new values
  * (the demo agent standing by), one after another until `until`; a run under way then finishes.
+ * Each worker makes one run at least: a process that started late on a busy machine still loads
+ * the store, and the phase never reports a process that did nothing as passing.
  * `first` offsets the patients, so two processes do not give the same values in step.
  */
 export async function loadWorkers(options: { rote: Rote; browser: Browser; url: string; workers: number; until: number; first: number; onRun: (run: LoadRun) => void }): Promise<void> {
   let next = options.first;
   const worker = async () => {
-    while (Date.now() < options.until) {
+    for (let turn = 0; turn === 0 || Date.now() < options.until; turn++) {
       const patient = next++ % LOAD_PATIENTS.length;
       const started = Date.now();
       const context = await options.browser.newContext({ viewport: { width: 1280, height: 800 } });
