@@ -12,16 +12,25 @@ export function canonicalKey(ahead: Iterable<string>, watched: Iterable<string>,
   return { ahead: [...new Set(ahead)].sort(), ...(watchedNames.length > 0 ? { watched: watchedNames } : {}), valueHashes: hashes };
 }
 
-type KeyedState = { ahead?: unknown; watchedAhead?: unknown; valueHashes?: unknown; endsUnder?: unknown };
+type KeyedState = { ahead?: unknown; watchedAhead?: unknown; watches?: unknown; valueHashes?: unknown; endsUnder?: unknown };
 
 /** The path that recorded a step, from its state. */
 export function recordedKey(state: KeyedState): StoredKey {
   return canonicalKey(strings(state.ahead), strings(state.watchedAhead), hashes(state.valueHashes));
 }
 
-/** An end kept before ends had keys stands for the values of the run that recorded its step. */
+/**
+ * An end kept before ends had keys stands for the values of the run that recorded its step. Only
+ * what the step itself watches counts as checked: `watchedAhead` also holds what later steps of
+ * its recording watched, which a run ending here never reaches.
+ */
 export function legacyEndKey(state: KeyedState): StoredKey {
-  return canonicalKey([], strings(state.watchedAhead), hashes(state.valueHashes));
+  return canonicalKey([], ownWatches(state.watches), hashes(state.valueHashes));
+}
+
+function ownWatches(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((watch) => (typeof watch === 'object' && watch !== null && typeof (watch as { param?: unknown }).param === 'string' ? [(watch as { param: string }).param] : []));
 }
 
 /** The state keys that hold what runs learned, lists added to item by item. */
@@ -29,8 +38,8 @@ export const LEARNED_LISTS = ['alsoUnder', 'endsUnder', 'setsValue'] as const;
 
 /**
  * Items a list keeps at most. Each learned key came from a run the agent did, so a value that
- * never repeats (an unused note, a record id) would add one per run: past this many, the oldest go
- * (their values hand over again), and the state stays small.
+ * never repeats (an unused note, a record id) would add one per run: past this many, new values
+ * are not learned (they hand over again each time), and the state stays small. Kept keys stay.
  */
 export const MAX_LEARNED = 64;
 

@@ -21,16 +21,18 @@ describe('patchedState', () => {
     expect(patchedState(undefined, { id: 'n', endUrl: '/x' })).toEqual({ endUrl: '/x' });
   });
 
-  it('keeps the newest keys of a list, but never drops the last value a click sets for a parameter', () => {
+  it('keeps at most 64 keys a list and never drops one it kept; the values a click sets are counted per parameter', () => {
     const many = Array.from({ length: MAX_LEARNED + 10 }, (_, i) => key(String(i)));
     const capped = patchedState({}, { id: 'n', state: { add: { alsoUnder: many } } })!;
-    expect(capped.alsoUnder).toEqual(many.slice(-MAX_LEARNED));
+    expect(capped.alsoUnder).toEqual(many.slice(0, MAX_LEARNED));
+    // A full list learns nothing more: a key kept may be what makes a fork hand over.
+    expect(patchedState(capped, { id: 'n', state: { add: { alsoUnder: [key('new')] } } })!.alsoUnder).toEqual(many.slice(0, MAX_LEARNED));
 
     const once = { param: 'month', hash: 'm1' };
     const counts = Array.from({ length: MAX_LEARNED + 5 }, (_, i) => ({ param: 'count', hash: `c${i}` }));
     const sets = patchedState({ setsValue: [once] }, { id: 'n', state: { add: { setsValue: counts } } })!.setsValue as unknown[];
     expect(sets).toContainEqual(once);
-    expect(sets.filter((set) => (set as { param: string }).param === 'count')).toEqual(counts.slice(-MAX_LEARNED));
+    expect(sets.filter((set) => (set as { param: string }).param === 'count')).toEqual(counts.slice(0, MAX_LEARNED));
   });
 });
 
@@ -42,7 +44,10 @@ describe('importedState', () => {
   });
 
   it('keeps an end learned under other values as an end for those values only', () => {
+    // `count` is watched by a later step of the recording, not by this one: an old end here is for count "two" only.
     const recorded = { ahead: [], watchedAhead: ['count'], valueHashes: { count: 'two' } };
+    expect(legacyEndKey(recorded)).toEqual({ ahead: [], valueHashes: { count: 'two' } });
+    expect(legacyEndKey({ ...recorded, watches: [{ param: 'count', selector: '#c', label: 'count' }] })).toEqual(key('two'));
     // The file's node ended without keys (an older export): it ends for its recording's values.
     const file = { state: recorded, endsRun: true };
     const stored = { state: { ...recorded, endsUnder: [key('one')] }, endsRun: true };
@@ -52,8 +57,10 @@ describe('importedState', () => {
     expect(notEnding.endsUnder).toEqual([legacyEndKey(recorded)]);
   });
 
-  it("leaves a damaged state on either side to the file's", () => {
+  it("leaves a damaged state on either side to the file's; an end whose values were lost fits no run", () => {
     expect(importedState({ state: 'oops', endsRun: false }, { state: { alsoUnder: [key('a')] }, endsRun: false })).toBe('oops');
     expect(importedState({ state: { a: 1 }, endsRun: false }, { state: 'oops', endsRun: false })).toEqual({ a: 1 });
+    expect(importedState({ state: { a: 1 }, endsRun: false }, { state: 'oops', endsRun: true })).toEqual({ a: 1, endsUnder: [] });
+    expect(importedState({ state: { a: 1 }, endsRun: true }, { state: 'oops', endsRun: true })).toEqual({ a: 1 });
   });
 });

@@ -5,7 +5,7 @@ import type { NodeLink } from './rows.js';
  * A stored node's state after a link's changes; undefined when the link changes none, or when the
  * stored state is damaged (not a JSON object), which is left as it is: that node stays a miss that
  * names itself. The end URL is set, and items are added to list keys (each once, compared as JSON;
- * the newest MAX_LEARNED kept). One rule for both dialects, applied in JavaScript so the state
+ * at most MAX_LEARNED). One rule for both dialects, applied in JavaScript so the state
  * text keeps its key order (a key set in place, a new one last) and re-exports stay byte-identical.
  */
 export function patchedState(stored: unknown, link: NodeLink): Record<string, unknown> | undefined {
@@ -25,7 +25,12 @@ export function patchedState(stored: unknown, link: NodeLink): Record<string, un
  * being lost (an end learned under other values must not become an end for the recording's).
  */
 export function importedState(file: { state: unknown; endsRun: boolean }, stored: { state: unknown; endsRun: boolean }): unknown {
-  if (!isObject(file.state) || !isObject(stored.state)) return file.state;
+  if (!isObject(file.state)) return file.state;
+  if (!isObject(stored.state)) {
+    // The stored node ends under values its damaged state no longer says: an end that fits no run
+    // (the agent is asked there) rather than one for the file's recording values.
+    return stored.endsRun && !file.endsRun ? { ...file.state, endsUnder: [] } : file.state;
+  }
   const state: Record<string, unknown> = { ...file.state };
   for (const key of LEARNED_LISTS) {
     const mine = Array.isArray(file.state[key]) ? (file.state[key] as unknown[]) : [];
@@ -48,30 +53,26 @@ export function importedState(file: { state: unknown; endsRun: boolean }, stored
 }
 
 /**
- * `list` with `items` added, each once (as JSON), the newest MAX_LEARNED kept of each group. A
- * dropped key only hands its values over again, but the values a click sets are kept per
- * parameter: losing a parameter's last entry would let the click replay with its old value.
+ * `list` with `items` added, each once (as JSON), up to MAX_LEARNED of each group; past that, new
+ * items are not kept (their values hand over again each time, a cost). Keys already kept are never
+ * dropped: a forgotten key could turn a fork that must be handed over (two paths learned under the
+ * same values) into a choice. The values a click sets are counted per parameter.
  */
 function added(list: unknown, items: readonly unknown[]): unknown[] {
   const result = Array.isArray(list) ? [...(list as unknown[])] : [];
   const known = new Set(result.map((item) => JSON.stringify(item)));
+  const groupOf = (item: unknown) => (isObject(item) && typeof item.param === 'string' && !('ahead' in item) ? item.param : '');
+  const counts = new Map<string, number>();
+  for (const item of result) counts.set(groupOf(item), (counts.get(groupOf(item)) ?? 0) + 1);
   for (const item of items) {
     const text = JSON.stringify(item);
-    if (known.has(text)) continue;
+    const group = groupOf(item);
+    if (known.has(text) || (counts.get(group) ?? 0) >= MAX_LEARNED) continue;
     known.add(text);
+    counts.set(group, (counts.get(group) ?? 0) + 1);
     result.push(item);
   }
-  const groupOf = (item: unknown) => (isObject(item) && typeof item.param === 'string' && !('ahead' in item) ? item.param : '');
-  const left = new Map<string, number>();
-  const kept: unknown[] = [];
-  for (const item of result.reverse()) {
-    const group = groupOf(item);
-    const room = left.get(group) ?? MAX_LEARNED;
-    if (room === 0) continue;
-    left.set(group, room - 1);
-    kept.push(item);
-  }
-  return kept.reverse();
+  return result;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
