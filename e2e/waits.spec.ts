@@ -60,8 +60,8 @@ test('a run given 2 s whose next step waits for a state that never comes ends fa
   const result = await run('/progress', { target: '60' }, { timeout: 2000 });
   expect(result.status).toBe('failed');
   expect(result.error).toMatch(/timeout of 2000ms exceeded at step \d+ \(Stop\): waiting for #progress to show "\d+%"( and have aria-valuenow="\d+")? \(it shows "\d+%"\)/);
-  // Bounded by the run's deadline, not by any wait of its own.
-  expect(result.durationMs).toBeLessThan(2500);
+  // Bounded by the run's deadline plus the grace the README states (3 s), not by any wait of its own.
+  expect(result.durationMs).toBeLessThan(2000 + 3000);
   expect(app.submissions).toHaveLength(1);
 });
 
