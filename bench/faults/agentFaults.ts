@@ -47,7 +47,6 @@ export async function injectAgentFault(kind: AgentFaultKind, env: AgentFaultEnvi
   const params = CRASH_PATIENTS[(index * 3 + agentFaultKinds.indexOf(kind)) % CRASH_PATIENTS.length]!;
   const rote = await Rote.open({ store: ':memory:' });
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const started = Date.now();
   const notes: string[] = [];
   let result: RunResult | undefined;
   let error: string | undefined;
@@ -57,6 +56,8 @@ export async function injectAgentFault(kind: AgentFaultKind, env: AgentFaultEnvi
     const page = await context.newPage();
     await page.goto(app.url);
     const agent: Agent = kind === 'never returns' ? { name: 'never returns', next: () => new Promise(() => undefined) } : demoAgent(page);
+    // Timed from the call, as the deadline is: opening the page before it is not the run's time.
+    const started = Date.now();
     const run = rote.run(page, { task: INTAKE_TASK, params, agent, timeout: RUN_TIMEOUT_MS });
     result = await within(run, HANG_MS, undefined);
     elapsed = Date.now() - started;

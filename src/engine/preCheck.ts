@@ -53,6 +53,8 @@ export type CheckFail = {
   gonePast?: boolean;
   /** The page shows what the recording waited for (or went past it), yet the target's checks fail. */
   atRecordedMoment?: boolean;
+  /** The page could not be captured (often the deadline cut the screenshot): it says nothing of the page. */
+  uncaptured?: boolean;
   expected?: Buffer;
   actual?: Buffer;
   diff?: Buffer;
@@ -185,7 +187,7 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
     }
     const checked = await visualCheck(env, node, target.box, recorded, until);
     // The expected picture is the part compared (a target at the viewport's edge is compared on its part inside), so it lines up with the live one.
-    if ('reason' in checked) return fail(`the target looks different: ${checked.reason}`, { expected: checked.expected ?? recorded, actual: checked.actual, diff: checked.diff });
+    if ('reason' in checked) return fail(`the target looks different: ${checked.reason}`, { expected: checked.expected ?? recorded, actual: checked.actual, diff: checked.diff, ...('uncaptured' in checked ? { uncaptured: true } : {}) });
     crop = checked.crop;
   }
   // The option a new value names must be there (a Yes/No select given "maybe"): else a person decides.
@@ -279,7 +281,7 @@ async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox:
     matched = await matchCropStable(env.page, clip, recorded, masks, until, env.deadline);
   } catch (error) {
     // A capture that fails (the page is navigating) is a check that did not pass yet, not a crash.
-    return { reason: `the page could not be captured (${firstLineOf(error)})`, expected: undefined, actual: undefined, diff: undefined };
+    return { reason: `the page could not be captured (${firstLineOf(error)})`, uncaptured: true, expected: undefined, actual: undefined, diff: undefined };
   }
   const { mismatch, actual } = matched;
   if (!mismatch) return { crop: await withoutSecrets(env, actual, clip) };

@@ -402,7 +402,8 @@ export class RunLoop {
         const result = permanent.get(candidate) ?? (await preCheck(this.env, candidate, until, { alone }));
         if (result.ok) return result;
         if (result.permanent) permanent.set(candidate, result);
-        if (candidate === candidates[0]) firstFailure = result;
+        // A capture the deadline cut says nothing of the page: the reason found before it stays the one reported.
+        if (candidate === candidates[0] && !(result.uncaptured && firstFailure)) firstFailure = result;
         if (candidate === candidates[0] || candidate === focus) {
           atMoment ||= result.atRecordedMoment === true;
           wentPast ||= result.gonePast === true;
