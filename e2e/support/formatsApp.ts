@@ -21,13 +21,49 @@ export type TypedKind = 'as-given' | 'mdy' | 'dmy.' | 'iso' | '12h' | 'plain';
 type Field =
   | { name: string; label: string; control: 'text' | 'password' | 'textarea'; given?: GivenKind; typed?: TypedKind }
   | { name: string; label: string; control: 'date' | 'time'; given: GivenKind }
+  /** A text field with a calendar that opens beside it (as jQuery UI's): the value is typed as given. */
+  | { name: string; label: string; control: 'picker'; given: GivenKind }
   | { name: string; label: string; control: 'select'; given: GivenKind; options: { value: string; label: string }[] }
   | { name: string; label: string; control: 'checkbox'; given: GivenKind };
 
 /** `echo`: the page after saving shows the values in its URL, as many old apps' GET-after-POST do. */
 type FormPage = { title: string; submit: string; fields: Field[]; echo?: boolean };
 
+/** A visit booked with a native date, a native time and a text field with a picker, dates and times given as `date` and `time`. */
+function visitPage(date: GivenKind, time: GivenKind): FormPage {
+  return {
+    title: 'Schedule a visit',
+    submit: 'Schedule',
+    fields: [
+      { name: 'patient', label: 'Patient', control: 'text' },
+      { name: 'visitDate', label: 'Visit date', control: 'date', given: date },
+      { name: 'visitTime', label: 'Visit time', control: 'time', given: time },
+      { name: 'followUp', label: 'Follow-up on', control: 'picker', given: date },
+      { name: 'room', label: 'Room', control: 'text' },
+    ],
+  };
+}
+
+/** A long application form: fourteen text fields and a native birth date given month first. */
+const APPLICATION: FormPage = {
+  title: 'Membership application',
+  submit: 'Send application',
+  fields: [
+    ...['First name', 'Last name', 'Email', 'Phone', 'Street', 'City', 'Postcode'].map((label): Field => ({ name: camel(label), label, control: 'text' })),
+    { name: 'birthDate', label: 'Date of birth', control: 'date', given: 'mdy' },
+    ...['Employer', 'Position', 'Years employed', 'Referee', 'Referee phone', 'Club', 'Remarks'].map((label): Field => ({ name: camel(label), label, control: 'text' })),
+  ],
+};
+
+function camel(label: string): string {
+  return label.toLowerCase().replace(/ (\w)/g, (_whole, letter: string) => letter.toUpperCase());
+}
+
 export const FORM_PAGES: Record<string, FormPage> = {
+  'visit-ymd': visitPage('ymd', '12h'),
+  'visit-mdy': visitPage('mdy', '24h'),
+  'visit-dmy': visitPage('dmy', '12h'),
+  application: APPLICATION,
   contact: {
     title: 'Contact us',
     submit: 'Send',
@@ -83,6 +119,8 @@ function control(field: Field): string {
     case 'date':
     case 'time':
       return `<label for="${id}">${escape(field.label)}</label><input id="${id}" type="${field.control}" name="${field.name}" ${hints}>`;
+    case 'picker':
+      return `<label for="${id}">${escape(field.label)}</label><input id="${id}" type="text" name="${field.name}" autocomplete="off" data-picker ${hints} data-typed="as-given">`;
     case 'select':
       return `<label for="${id}">${escape(field.label)}</label><select id="${id}" name="${field.name}" ${hints}>${field.options.map((option) => `<option value="${escape(option.value)}">${escape(option.label)}</option>`).join('')}</select>`;
     case 'checkbox':
@@ -156,10 +194,29 @@ const ORACLE = `<script>
 })();
 </script>`;
 
+/**
+ * A calendar that opens beside a picker field while it has the focus (a month of day buttons, as
+ * jQuery UI's datepicker), and closes when the focus leaves. Typing works as in any text field.
+ */
+const PICKER = `<script>
+(function () {
+  var calendar = document.createElement('div');
+  calendar.id = 'calendar';
+  calendar.style.cssText = 'position:absolute;display:none;background:#fff;border:1px solid #888;padding:4px;font:12px Tahoma;box-shadow:2px 2px 6px #aaa';
+  var head = document.createElement('div'); head.textContent = 'September 2024'; calendar.appendChild(head);
+  for (var d = 1; d <= 30; d++) { var b = document.createElement('button'); b.type = 'button'; b.textContent = d; b.style.cssText = 'width:26px;margin:1px'; calendar.appendChild(b); if (d % 7 === 0) calendar.appendChild(document.createElement('br')); }
+  document.body.appendChild(calendar);
+  document.querySelectorAll('[data-picker]').forEach(function (field) {
+    field.addEventListener('focus', function () { var r = field.getBoundingClientRect(); calendar.style.left = (r.right + 12 + window.scrollX) + 'px'; calendar.style.top = (r.top + window.scrollY) + 'px'; calendar.style.display = 'block'; });
+    field.addEventListener('blur', function () { setTimeout(function () { calendar.style.display = 'none'; }, 100); });
+  });
+})();
+</script>`;
+
 function formPage(page: FormPage, path: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escape(page.title)}</title>
 <style>body { font: 14px Tahoma, Arial, sans-serif; margin: 18px; background: #fbfaf5; } form div { margin: 6px 0; } label { display: inline-block; width: 190px; } input[type=checkbox] + label { width: auto; margin-left: 6px; } input, textarea, select { font: 14px Tahoma, Arial, sans-serif; width: 240px; } input[type=checkbox] { width: auto; }</style>
-</head><body><h2>${escape(page.title)}</h2><form method="post" action="/${path}">${page.fields.map((field) => `<div>${control(field)}</div>`).join('')}<button type="submit" id="submit">${escape(page.submit)}</button></form>${ORACLE}</body></html>`;
+</head><body><h2>${escape(page.title)}</h2><form method="post" action="/${path}">${page.fields.map((field) => `<div>${control(field)}</div>`).join('')}<button type="submit" id="submit">${escape(page.submit)}</button></form>${ORACLE}${page.fields.some((field) => field.control === 'picker') ? PICKER : ''}</body></html>`;
 }
 
 function savedPage(fields: Record<string, string>): string {

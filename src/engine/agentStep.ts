@@ -6,12 +6,21 @@ import { beforeAction, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
-import { hideSecrets, templateNames, templatize } from '../params/template.js';
+import { hideSecrets, templateNames, templatize, type FieldKind } from '../params/template.js';
 import type { PieceStrength } from '../params/pieces.js';
 import { captureEvidence } from './evidence.js';
 import { checkboxParam, literalGuards, selectParam, semanticName } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
+
+/** What a native input's value is, read by its type: a date input holds an ISO date, a time input a 24-hour time. */
+function fieldKindOf(inputType: string | null | undefined): FieldKind | undefined {
+  switch (inputType) {
+    case 'date': return 'date';
+    case 'time': return 'time';
+    default: return undefined;
+  }
+}
 
 const FOCUSED_VALUE = `(function () { var el = document.activeElement; return el instanceof HTMLInputElement ? el.value : ''; })()`;
 
@@ -101,7 +110,7 @@ export async function performAgentStep(
     else {
       // Only a whole value is a template here: part of "2024-03-15T09:30" or "2024-03" set from
       // a date would keep the rest old. Otherwise literal, guarded for every value in it.
-      const templated = templatize(held, params);
+      const templated = templatize(held, params, 'text', fieldKindOf(evidence.target?.fingerprint.inputType));
       const whole = /^\{\{[^{}]+\}\}$/.test(templated.template);
       stored.action = { ...stored.action, text: whole ? templated.template : hideSecrets(held, params).template };
       stored.literal = whole ? templated.literal : params.entries().filter(([name, value]) => value !== '' && (standsIn(held, value, params.isSecret(name)) || templated.template.includes(`{{${name}`) || templated.literal.includes(name))).map(([name]) => name);

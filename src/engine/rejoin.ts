@@ -1,3 +1,4 @@
+import { sameFingerprint } from '../checks/fingerprint.js';
 import { templateNames } from '../params/template.js';
 import { nodeRef, type NodeRef } from './cursor.js';
 import { namesUsedBy } from './paramBindings.js';
@@ -20,9 +21,9 @@ function isSelectAll(keys: readonly string[]): boolean {
 /**
  * Whether the agent's detour has already done what a recorded step would do, so the replay may
  * continue after it: a click that only focuses a field, a wait or a move, typing whose every
- * parameter the detour has put on the page, or a step the detour did the same work as.
+ * parameter the detour has typed into the same field, or a step the detour did the same work as.
  */
-function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[], detourNames: ReadonlySet<string>, isNew: (node: TrajectoryNode) => boolean): boolean {
+function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[], isNew: (node: TrajectoryNode) => boolean): boolean {
   // A step that sets a value by clicks (an arrow, a day) is done only for its values: another
   // press like it by the agent is not this press (the third + is not the first).
   if ((cached.state.setsValue ?? []).length > 0) return false;
@@ -35,10 +36,8 @@ function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode
       return cached.fingerprint !== null && FOCUS_ONLY_ROLES.has(cached.fingerprint.role) && namesUsedBy(cached).length === 0;
     case 'wait':
       return true;
-    case 'type': {
-      const names = templateNames(cached.action.text);
-      return names.length > 0 && names.every((name) => detourNames.has(name));
-    }
+    case 'type':
+      return typedByDetour(cached, detour);
     case 'keypress':
       // Select-all changes nothing by itself; the typing after it is what counts.
       return isSelectAll(cached.action.keys);
@@ -48,6 +47,30 @@ function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode
     case 'tool':
       return false;
   }
+}
+
+/**
+ * Whether the detour filled the field a recorded typing step fills, with this run's values: a step
+ * of the detour typed into the same field (same role, name and type, and what told it apart among
+ * look-alikes) a text that uses every parameter the recorded text stands for, templated or kept
+ * literal (a date that could not be told for sure). The value typed in another form (08/29/2020
+ * for 2020/08/29) covers it; the value typed into another field does not, so a recorded field is
+ * never left empty by a re-join.
+ */
+function typedByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[]): boolean {
+  if (cached.action.type !== 'type') return false;
+  const names = new Set([...templateNames(cached.action.text), ...Object.keys(cached.state.literalOf ?? {})]);
+  if (names.size === 0) return false;
+  return detour.some((step) => {
+    if (step.action.type !== 'type' || !sameField(cached, step)) return false;
+    const used = new Set(namesUsedBy(step));
+    return [...names].every((name) => used.has(name));
+  });
+}
+
+function sameField(a: TrajectoryNode, b: TrajectoryNode): boolean {
+  if (a.fingerprint === null || b.fingerprint === null || !sameFingerprint(a.fingerprint, b.fingerprint)) return false;
+  return JSON.stringify(a.state.identity ?? null) === JSON.stringify(b.state.identity ?? null) && JSON.stringify(a.state.position ?? null) === JSON.stringify(b.state.position ?? null);
 }
 
 /**
@@ -66,7 +89,6 @@ export async function findRejoin(
   /** Ways on of a fork this run could not decide: re-joining at one would choose it after all. */
   undecided: ReadonlySet<string> = new Set(),
 ): Promise<NodeRef | undefined> {
-  const detourNames = new Set(detour.flatMap(namesUsedBy));
   const eligible = (node: TrajectoryNode) => !view.isNew(node.id) && !visited.has(node.id) && !undecided.has(node.id);
   let level: { after: NodeRef; node: TrajectoryNode }[] = (await view.candidatesAfter(from))
     .filter(eligible)
@@ -75,7 +97,7 @@ export async function findRejoin(
     const next: typeof level = [];
     for (const { after, node } of level) {
       if ((await preCheck(env, node, Date.now())).ok) return after;
-      if (coveredByDetour(node, detour, detourNames, (step) => view.isNew(step.id))) {
+      if (coveredByDetour(node, detour, (step) => view.isNew(step.id))) {
         next.push(...(await view.candidatesAfter(nodeRef(node.id))).filter(eligible).map((child) => ({ after: nodeRef(node.id), node: child })));
       }
     }

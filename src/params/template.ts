@@ -172,10 +172,10 @@ export type Templatized = {
  * rendering that is itself unsure stays literal (see `literal`).
  * Secret values are replaced wherever they stand, whatever their length (see hideSecrets).
  */
-export function templatize(text: string, params: BoundParams, where: TextKind = 'text'): Templatized {
+export function templatize(text: string, params: BoundParams, where: TextKind = 'text', fieldKind?: FieldKind): Templatized {
   // Secrets first, anywhere in the text: a secret value is never kept, however short.
   const hidden = hideSecrets(text, params, where);
-  const rest = templatizePlain(hidden.template, params);
+  const rest = templatizePlain(hidden.template, params, fieldKind);
   return { ...rest, ambiguous: [...hidden.ambiguous, ...rest.ambiguous], secretsFound: hidden.found, pieceOf: rest.pieceOf ?? [] };
 }
 
@@ -206,14 +206,25 @@ function resolveReadings(readings: readonly Reading[]): { template: string; ambi
   return { literal: [...new Set(readings.map((reading) => reading.name))] };
 }
 
-function templatizePlain(text: string, params: BoundParams): Omit<Templatized, 'secretsFound' | 'pieceOf'> & { pieceOf?: string[] } {
+/**
+ * What a field's own kind says of the text it holds: a native date input holds a date, whatever
+ * else its digits could render (2020-08-29 is no phone number there).
+ */
+export type FieldKind = Extract<ParamKind, 'date' | 'time'>;
+
+/** The kind a value is read as in a field of `fieldKind`: the declared one, else the field's. */
+function readingKind(declared: ParamKind | undefined, fieldKind: FieldKind | undefined): ParamKind | undefined {
+  return declared ?? fieldKind;
+}
+
+function templatizePlain(text: string, params: BoundParams, fieldKind?: FieldKind): Omit<Templatized, 'secretsFound' | 'pieceOf'> & { pieceOf?: string[] } {
   const entries = params.plainEntries().filter(([, value]) => value.trim() !== '');
   const ambiguous: string[][] = [];
   const literal = new Set<string>();
 
   const whole: Reading[] = [];
   for (const [name, value] of entries) {
-    const inference: Inference = value === text ? { kind: 'match', formats: [] } : inferFormat(value, text, params.kind(name));
+    const inference: Inference = value === text ? { kind: 'match', formats: [] } : inferFormat(value, text, readingKind(params.kind(name), fieldKind));
     if (inference.kind === 'match') whole.push({ name, value, formats: wordOfPieces(inference.formats, value, params.kind(name)) ? 'unsure' : inference.formats });
     else if (inference.kind === 'ambiguous') whole.push({ name, value, formats: 'unsure' });
   }

@@ -109,9 +109,13 @@ export function chainsFromText(value: string, text: string, kind?: ParamKind): F
   return kind === 'phone' || (kind === undefined && phoneShaped(value)) ? phoneChainFromText(value, text) : [];
 }
 
-/** An ISO date has phone-like digits and dashes; without a declared kind it is a date only. */
+/**
+ * An ISO date has phone-like digits and dashes, and so has a date given as 2020/08/29 or
+ * 29.08.2020: without a declared kind, a value that reads as a date is a date only (its digits
+ * typed as 2020-08-29 are that date, not a phone number).
+ */
 function phoneShaped(value: string): boolean {
-  return isPhoneLike(value) && parseIsoDate(value) === null;
+  return isPhoneLike(value) && parseIsoDate(value) === null && givenReadings(value, 'date').length === 0;
 }
 
 /** The chain with zero padding removed (MM -> M, HH -> H), to spot readings that differ only there. */

@@ -30,6 +30,13 @@ describe('values given in the user’s own format', () => {
     expect(applyFormats(next, parseFormatSpec(spec))).toBe(expected);
   });
 
+  it('reads a value given as a date as a date only, not as the digits of a phone number', () => {
+    // What a native date input holds after 2020/08/29 was typed into it as 08/29/2020.
+    expect(infer('2020/08/29', '2020-08-29')).toBe('match from:date:YYYY/MM/DD');
+    expect(infer('29.08.2020', '2020-08-29')).toBe('match from:date:DD.MM.YYYY');
+    expect(infer('555-867-5309', '(555) 867-5309')).toBe('match phone:(###) ###-####');
+  });
+
   it('keeps a text that reads month first and day first ambiguous', () => {
     expect(infer('05/06/2024', '2024-05-06')).toBe('match from:date:MM/DD/YYYY');
     expect(infer('05/06/2024', '2024-06-05')).toBe('match from:date:DD/MM/YYYY');
