@@ -35,6 +35,28 @@ describe('URLs with parameter values and record ids', () => {
   });
 });
 
+describe('a search kept encoded inside another query value', () => {
+  const recordedUrl = 'http://a.test/admin/customer/42/change/?_changelist_filters=q%3DFletcher%2BSmith%26o%3Dname';
+  const recorded = templatedUrl(recordedUrl, BoundParams.of({ name: 'Fletcher Smith' }));
+  it('templates the inner values, whole values only, and keeps the rest', () => {
+    expect(recorded).toBe('http://a.test/admin/customer/42/change/?_changelist_filters=q%3D{{name}}%26o%3Dname');
+    // A value that is only part of an inner value ("Fletcher" of "Fletcher Smith") is not templated.
+    expect(templatedUrl(recordedUrl, BoundParams.of({ first: 'Fletcher' }))).toBe('http://a.test/admin/customer/42/change/?_changelist_filters=q%3DFletcher%2BSmith%26o%3Dname');
+  });
+  it("matches the page of this run's search, however the inner query is ordered or encoded", () => {
+    const rowland = BoundParams.of({ name: 'Ann Rowland' });
+    expect(compareUrls(recorded, 'http://a.test/admin/customer/7/change/?_changelist_filters=q%3DAnn%2BRowland%26o%3Dname', rowland)).toBeNull();
+    expect(compareUrls(recorded, 'http://a.test/admin/customer/7/change/?_changelist_filters=o%3Dname%26q%3DAnn%2520Rowland', rowland)).toBeNull();
+  });
+  it("refuses another search, another inner key or a changed kept value", () => {
+    const rowland = BoundParams.of({ name: 'Ann Rowland' });
+    expect(compareUrls(recorded, 'http://a.test/admin/customer/7/change/?_changelist_filters=q%3DFletcher%2BSmith%26o%3Dname', rowland)).toContain('query');
+    expect(compareUrls(recorded, 'http://a.test/admin/customer/7/change/?_changelist_filters=q%3DAnn%2BRowland%26o%3Ddate', rowland)).toContain('query');
+    expect(compareUrls(recorded, 'http://a.test/admin/customer/7/change/?_changelist_filters=q%3DAnn%2BRowland', rowland)).toContain('query');
+    expect(compareUrls(recorded, 'http://a.test/admin/customer/7/change/?_changelist_filters=Ann%2BRowland', rowland)).toContain('query');
+  });
+});
+
 describe('a URL that shows a value in the form it was typed in', () => {
   it('stands for the value, read back with its format, # and all', () => {
     const params = BoundParams.of({ amount: '1,234.50', start: '2024/01/15' });

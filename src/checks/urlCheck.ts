@@ -1,6 +1,7 @@
 import { BoundParams } from '../params/boundParams.js';
 import { kindImpliedBy } from '../params/format.js';
 import { hideSecrets, isTemplate, renderKnown, templateUses, templatize } from '../params/template.js';
+import { encodeKeepingPlaceholders, nestedQuery, writeNestedQuery } from '../params/nestedQuery.js';
 import { placeholderPattern } from '../params/paramName.js';
 
 const PLACEHOLDER = placeholderPattern({ whole: true, formats: false });
@@ -35,9 +36,17 @@ export function templatedUrl(url: string, params: BoundParams): string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return url;
   const byValue = new Map<string, string>();
   for (const [name, value] of params.entries()) if (value.trim().length >= 2 && !byValue.has(value)) byValue.set(value, name);
-  const template = (raw: string, decoded: string) => {
+  const template = (raw: string, decoded: string, depth = 0): string => {
     const name = byValue.get(decoded);
     if (name) return `{{${name}}}`;
+    // A search kept inside another query value (`?_changelist_filters=q%3DFletcher`): its values
+    // are templated as a query's are, whole values only.
+    const nested = depth === 0 ? nestedQuery(decoded) : undefined;
+    if (nested) {
+      const inner = nested.map(([key, value]): [string, string] => [key, template(encodeURIComponent(value), value, depth + 1)]);
+      const templated = inner.map(([key, value]): [string, string] => [key, isTemplate(value) ? value : decode(value)]);
+      return inner.some(([, value]) => isTemplate(value)) ? encodeKeepingPlaceholders(writeNestedQuery(templated)) : raw;
+    }
     // A value the page shows in the form it was typed in (the date typed 01/15/2024 for
     // 2024/01/15) stands for it too, when that reading is sure; compareUrls renders it back.
     if (decoded.trim().length < 2) return raw;
@@ -61,6 +70,12 @@ export function templatedUrl(url: string, params: BoundParams): string {
 function partMatches(recorded: string, current: string, params: BoundParams): boolean {
   const placeholder = PLACEHOLDER.exec(recorded);
   if (placeholder) return params.get(placeholder[1]!) === current;
+  // A query kept inside a query value: compared pair by pair (order-free), as the outer query is.
+  const nested = isTemplate(recorded) ? nestedQuery(recorded) : undefined;
+  if (nested) {
+    const live = nestedQuery(current);
+    return live !== undefined && sameQuery(nested, live, params);
+  }
   // A secret hidden inside a part (`?q=user+{{password}}`) stands for this run's value.
   if (isTemplate(recorded)) return renderKnown(recorded, params) === current;
   return recorded === current || (isIdLike(recorded) && isIdLike(current));
@@ -74,6 +89,16 @@ function splitUrl(url: string): { origin: string; path: string[]; query: [string
   } catch {
     return undefined;
   }
+}
+
+function sortQuery(query: readonly [string, string][]): [string, string][] {
+  return [...query].sort(([k1, v1], [k2, v2]) => (k1 === k2 ? v1.localeCompare(v2) : k1.localeCompare(k2)));
+}
+
+function sameQuery(recorded: readonly [string, string][], current: readonly [string, string][], params: BoundParams): boolean {
+  const qa = sortQuery(recorded);
+  const qb = sortQuery(current);
+  return qa.length === qb.length && qa.every(([key, value], index) => key === qb[index]![0] && partMatches(value, qb[index]![1], params));
 }
 
 /**
@@ -90,13 +115,8 @@ export function compareUrls(recorded: string, current: string, params: BoundPara
   if (a.path.length !== b.path.length || a.path.some((part, index) => !partMatches(part, b.path[index]!, params))) {
     return `the page is at ${path(b.path)}, recorded at ${path(a.path)}`;
   }
-  const sortQuery = (query: [string, string][]) => [...query].sort(([k1, v1], [k2, v2]) => (k1 === k2 ? v1.localeCompare(v2) : k1.localeCompare(k2)));
-  const qa = sortQuery(a.query);
-  const qb = sortQuery(b.query);
-  const show = (query: [string, string][]) => query.map(([key, value]) => `${key}=${value}`).join('&');
-  if (qa.length !== qb.length || qa.some(([key, value], index) => key !== qb[index]![0] || !partMatches(value, qb[index]![1], params))) {
-    return `the page's query is ?${show(qb)}, recorded ?${show(qa)}`;
-  }
+  const show = (query: [string, string][]) => sortQuery(query).map(([key, value]) => `${key}=${value}`).join('&');
+  if (!sameQuery(a.query, b.query, params)) return `the page's query is ?${show(b.query)}, recorded ?${show(a.query)}`;
   return null;
 }
 

@@ -82,6 +82,12 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl('http://h/patients/42/intake?ref=Ada%20L', BoundParams.of({ name: 'Ada L' }))).toBe('http://h/patients/:id/intake?ref={{name}}');
     expect(normalizeUrl('about:blank')).toBe('about:blank');
   });
+  it('generalizes a search kept inside a query value, so the edit page of another search is the same task', () => {
+    const fletcher = normalizeUrl('http://h/admin/c/42/change/?_changelist_filters=q%3DFletcher%26o%3Dname', BoundParams.of({ name: 'Fletcher' }));
+    const rowland = normalizeUrl('http://h/admin/c/7/change/?_changelist_filters=o%3Dname%26q%3DRowland', BoundParams.of({ name: 'Rowland' }));
+    expect(fletcher).toBe('http://h/admin/c/:id/change/?_changelist_filters=o=name&q={{name}}');
+    expect(rowland).toBe(fletcher);
+  });
 });
 
 describe('templatize with formats', () => {

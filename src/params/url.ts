@@ -1,5 +1,6 @@
 import { isIdLike } from '../checks/urlCheck.js';
 import { BoundParams } from './boundParams.js';
+import { nestedQuery, writeNestedQuery } from './nestedQuery.js';
 import { hideSecrets } from './template.js';
 
 function safeDecode(part: string): string {
@@ -8,6 +9,10 @@ function safeDecode(part: string): string {
   } catch {
     return part;
   }
+}
+
+function sortPairs(pairs: [string, string][]): [string, string][] {
+  return pairs.sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
 }
 
 /**
@@ -24,14 +29,17 @@ export function normalizeUrl(url: string, params: BoundParams = BoundParams.none
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return parsed.href.replace(/#.*$/, '');
   const byValue = new Map(params.entries().filter(([, value]) => value.trim().length >= 2).map(([name, value]) => [value, name]));
-  const general = (part: string) => (byValue.has(part) ? `{{${byValue.get(part)}}}` : isIdLike(part) ? ':id' : part);
+  const single = (part: string) => (byValue.has(part) ? `{{${byValue.get(part)}}}` : isIdLike(part) ? ':id' : part);
+  // A search kept inside a query value (a list's filters in the edit page's address) too.
+  const general = (part: string) => {
+    const nested = byValue.has(part) ? undefined : nestedQuery(part);
+    return nested ? writeNestedQuery(sortPairs(nested.map(([key, value]): [string, string] => [key, single(value)]))) : single(part);
+  };
   const path = parsed.pathname
     .split('/')
     .map((segment) => general(safeDecode(segment)))
     .join('/');
-  const query = [...parsed.searchParams.entries()]
-    .map(([key, value]): [string, string] => [key, general(value)])
-    .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a.localeCompare(b)));
+  const query = sortPairs([...parsed.searchParams.entries()].map(([key, value]): [string, string] => [key, general(value)]));
   const search = query.length > 0 ? `?${query.map(([key, value]) => `${key}=${value}`).join('&')}` : '';
   // A secret standing anywhere in it, plain or URL-encoded, is never part of the key (it is stored).
   return hideSecrets(`${parsed.origin}${path}${search}`, params).template;
