@@ -32,6 +32,13 @@ export type Observation = {
    * and the page itself is blocked until the answer: an agent must not read or script it now.
    */
   dialog?: NativeDialog;
+  /**
+   * Present when the run acts in a window that a page of the run opened (an add or lookup window,
+   * a link with a target) rather than the page it was given: `index` counts the windows opened in
+   * this run (1 is the first), `open` how many are open now. The screenshot and the URL are that
+   * window's; when it closes, the run is back in the window that opened it.
+   */
+  window?: { index: number; open: number; title: string };
 };
 
 /**

@@ -20,6 +20,8 @@ export async function observe(input: {
   tools: ToolRegistry | undefined;
   deadline: Deadline;
   dialog?: Observation['dialog'];
+  /** The window acted in, when a page of the run opened it (see RunWindows). */
+  window?: { index: number; open: number };
   /** The screen as seen before, when the page cannot be captured now (a native dialog blocks it). */
   seen?: { screenshot: Buffer; viewport: Observation['viewport'] };
 }): Promise<Observation> {
@@ -56,6 +58,7 @@ export async function observe(input: {
   if (last && last.step === ledger.steps.length) {
     observation.divergence = { step: last.step, reason: redactSecrets(last.reason, params), ...(last.intent ? { intent: last.intent } : {}) };
   }
+  if (input.window) observation.window = { ...input.window, title: redactSecrets(await page.title().catch(() => ''), params) };
   if (input.dialog) observation.dialog = { ...input.dialog, message: redactSecrets(input.dialog.message, params), defaultValue: redactSecrets(input.dialog.defaultValue, params) };
   return observation;
 }

@@ -22,6 +22,7 @@ import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { locateTarget } from './locateTarget.js';
 import { renderWaitFor, waitForShown } from './waitCondition.js';
 import { toolPreCheck } from './toolChecks.js';
+import { describeWindow } from './runWindows.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { setsOtherValue } from './paramBindings.js';
 import { arrivalsOf, misfit, type RunValues } from './valueKeys.js';
@@ -79,6 +80,8 @@ export type CheckEnvironment = {
    * last step that loaded one when recorded, or the agent last looked at the page.
    */
   unexplainedLoads?: () => number;
+  /** The window the run acts in now (see RunWindows): 0, the run's own page, unless a page opened one. */
+  window?: number;
 };
 
 /**
@@ -95,6 +98,9 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   if (node.state.navigatedBefore === false && (env.unexplainedLoads?.() ?? 0) > 0) {
     return fail('the page loaded a new document since the last step, which the recording did not: what the steps before entered may be gone', { permanent: true });
   }
+  // A step done in a window the page opened is done there, and one done in the page is not done in a window.
+  const window = env.window ?? 0;
+  if ((node.state.window ?? 0) !== window) return fail(`the step was recorded in ${describeWindow(node.state.window ?? 0)}, and the run is in ${describeWindow(window)}`);
   // Failures that come from this run's values, not from the page: waiting cannot change them.
   const bound = bindAction(node, env.params, env.valueHashes);
   if (typeof bound === 'string') return fail(bound, { permanent: true });

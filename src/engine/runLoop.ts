@@ -48,6 +48,7 @@ import { callTool, recordToolStep, resultForAgent } from './toolStep.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { TrajectoryView } from './trajectoryView.js';
 import { WaitWindow } from './waitCondition.js';
+import { describeWindow, RunWindows } from './runWindows.js';
 
 export type RunLimits = {
   /** How long a cached step's checks may wait for the page to show its target. */
@@ -145,9 +146,12 @@ export class RunLoop {
   private commitsAccounted = 0;
   /** Steps done since the last accounted document: with none, no load can have lost anything. */
   private stepsSinceAccounted = 0;
+  /** The run's page and the windows its pages open: steps act in the newest one still open. */
+  private readonly windows: RunWindows;
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
+    this.windows = new RunWindows(input.page);
     // Secrets are never hashed: a hash of a short password is as good as the password.
     this.valueHashes = valueHashesOf(input.params, input.identity.valueSalt);
     input.context.redact = (line) => redactSecrets(line, input.params);
@@ -200,6 +204,7 @@ export class RunLoop {
     }
     // No run hands back a page that a dialog holds: whatever is still open (a prompt the agent never answered) is dismissed.
     await this.dialogs.closeAll();
+    this.windows.dispose();
     if (status === 'failed') this.ledger.finalScreen = await lastScreen(this.input.page, params, context.deadline);
     const result = this.ledger.result({ status, error, errorCode, task: this.input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: this.view.warnings, dialogs: this.dialogs.events });
     try {
@@ -238,6 +243,7 @@ export class RunLoop {
     if (mode === 'record') this.cursor.handOver(false);
     for (;;) {
       this.input.context.throwIfStopRequested();
+      await this.followWindow();
       if (!this.cursor.agentInCharge) {
         const outcome = await this.replayNext();
         if (outcome === 'finished') return this.ledger.finalStatus();
@@ -255,6 +261,28 @@ export class RunLoop {
       }
       if ((await this.agentTurn()) === 'done') return this.ledger.finalStatus();
     }
+  }
+
+  /**
+   * Moves the run to the window it is in now (see RunWindows): a window the last step opened, once
+   * its document is there, or back to the opener when the window closed. Every check, capture and
+   * action after this is on that window; what it loaded before is its own, not a lost entry.
+   */
+  private async followWindow(): Promise<void> {
+    const next = this.windows.active;
+    if (next === this.input.page) return;
+    const { context } = this.input;
+    await next.waitForLoadState('domcontentloaded', { timeout: Math.max(1, Math.min(context.deadline, context.within(START_LIMIT_MS)) - Date.now()) }).catch(() => undefined);
+    // A window on another origin is held to the run's origins as the page is: no step is done there.
+    if (!next.isClosed()) this.input.origins.checkPage(next, this.ledger.steps.length);
+    this.input.page = next;
+    this.env.page = next;
+    const window = this.windows.indexOf(next);
+    this.env.window = window;
+    this.commitsAtStepStart = this.commitsAtStepEnd = this.commitsAccounted = navigationWatch(next).documentCount;
+    this.stepsSinceAccounted = 0;
+    await withinDeadline(narrowed(context, START_LIMIT_MS), watchChanges(next), 'starting to watch the window').catch(() => undefined);
+    context.log(`now in ${describeWindow(window)}: ${next.isClosed() ? '(closed)' : next.url()}`);
   }
 
   /** What may come next: after the current place, and after a pending jump; never a step done in this run. */
@@ -392,6 +420,8 @@ export class RunLoop {
     // The one candidate whose only missing piece is its wait condition, when the others fail their own checks.
     let focus: TrajectoryNode | undefined;
     for (;;) {
+      // A window the last step opened may come a moment after it (or close a moment after).
+      await this.followWindow();
       let wentPast = false;
       let atMoment = false;
       const awaiting: TrajectoryNode[] = [];
@@ -476,7 +506,8 @@ export class RunLoop {
     await documentArrived(page, context);
     // Counted before the screenshot: a document that arrives while it is taken is one the agent has not seen.
     const seen = navigationWatch(page).documentCount;
-    const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context });
+    const window = this.windows.observed(page);
+    const observation = await observe({ page, task, params, ledger: this.ledger, tools, deadline: context, ...(window ? { window } : {}) });
     this.lastSeen = { screenshot: observation.screenshot, viewport: observation.viewport };
     // The agent sees the page as it is now: what it does next accounts for any load before.
     this.account(seen);
@@ -492,6 +523,8 @@ export class RunLoop {
     const queue = [...answer.actions];
     for (let raw = queue.shift(); raw !== undefined; raw = queue.shift()) {
       context.throwIfStopRequested();
+      // An action that opened a window, or closed the one it was in: the next acts where the run is now.
+      await this.followWindow();
       const node = await this.performAgentAction(parseAgentAction(raw), answer.intent);
       // What the agent said to do after answering a prompt this action opened comes next.
       queue.unshift(...this.afterPrompt.splice(0));
@@ -585,6 +618,8 @@ export class RunLoop {
     step.node.state.navigated = watch.documentCount !== this.commitsAtStepStart;
     step.node.state.navigatedBefore = navigatedBefore;
     if (this.detourAfterDialog) step.node.state.afterDialog = true;
+    const window = this.windows.indexOf(page);
+    if (window > 0) step.node.state.window = window;
     this.detourAfterDialog = false;
     // Runs that share a prefix share nodes: an equal stored step stands for this one.
     const existing = (await this.view.children(parent)).find((node) => sameStep(node, step.node));

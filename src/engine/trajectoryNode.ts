@@ -74,6 +74,11 @@ export const stateSchema = z
     navigatedBefore: z.boolean().optional(),
     /** The agent's first step after a dialog the recording did not have overlapped a cached step: tried there, where other steps are not. */
     afterDialog: z.boolean().optional(),
+    /**
+     * The window the step acted in, when not the run's own page: the n-th window a page of the run
+     * opened (see RunWindows). A replay does the step only in that window.
+     */
+    window: z.number().int().positive().optional(),
     /** How a `type` step reaches the control (see TypeMode). */
     typeMode: z.enum(['keys', 'replace', 'select', 'value']).optional(),
     /** A checkbox or radio's state before and after the recorded click: replay sets the state, it does not toggle. */

@@ -1,7 +1,10 @@
 import { placeholderPattern } from './paramName.js';
 
-/** `a=1&b=x%20y`: keys and values, nothing else (no spaces, no bare words), as a form or a filter encodes them. */
-const QUERY_SHAPE = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
+/**
+ * `a=1&b=x%20y`: keys and values, nothing else (no bare words, no spaces in a key). A value may
+ * hold spaces: the outer value was decoded once already (`q%3DJohn%20Fletcher` is `q=John Fletcher`).
+ */
+const QUERY_SHAPE = /^[^=&\s]+=[^&]*(?:&[^=&\s]+=[^&]*)*$/;
 
 /**
  * A query value that is itself a query string (`_changelist_filters=q%3DFletcher%26o%3D2`, a list's

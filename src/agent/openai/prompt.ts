@@ -57,6 +57,7 @@ export function takeoverPrompt(observation: Observation, scale: Scale = UNIT_SCA
     lines.push('Why you are asked: the recording has no step for what is left.');
   }
   lines.push(`Current URL: ${observation.url}`);
+  lines.push(...windowLines(observation));
   lines.push('Finish the task from the current screen (the screenshot): do what is left, then answer that it is done.');
   return lines.join('\n');
 }
@@ -69,7 +70,8 @@ export function takeoverPrompt(observation: Observation, scale: Scale = UNIT_SCA
 export function followUpNote(observation: Observation, since: number, answered: number, scale: Scale = UNIT_SCALE): string | undefined {
   const added = observation.history.slice(since);
   const ownOnly = added.length === answered && added.every((step) => step.kind === 'agent');
-  if (ownOnly && !observation.divergence) return undefined;
+  // In a window the page opened, the model is told so every time: its actions land there.
+  if (ownOnly && !observation.divergence && !observation.window) return undefined;
   const lines: string[] = [];
   if (!ownOnly) {
     lines.push(added.length === 0 ? 'None of your last actions were done.' : `Since your last answer, these steps were done (${added.length}):`);
@@ -81,8 +83,16 @@ export function followUpNote(observation: Observation, since: number, answered: 
     lines.push(`rote followed its recording again, but the recording's step ${divergence.step + 1} (expected: ${expected}) cannot be done safely on this screen: ${divergence.reason}.`);
   }
   lines.push(`Current URL: ${observation.url}`);
+  lines.push(...windowLines(observation));
   lines.push('Continue the task from the current screen.');
   return lines.join('\n');
+}
+
+/** Which window the screen is, when a page of the run opened it (an add or lookup window). */
+function windowLines(observation: Observation): string[] {
+  const { window } = observation;
+  if (!window) return [];
+  return [`The screen is window ${window.index} (${JSON.stringify(window.title)}), which the page opened; ${window.open} such window${window.open === 1 ? ' is' : 's are'} open. Your actions land in it; when it closes, you are back in the window that opened it.`];
 }
 
 /** Told when the model's last action opened a native prompt, which no screenshot shows. */
