@@ -21,42 +21,42 @@ function replayedFromCache(result: RunResult, what: string): void {
   expect(result.agentCalls, what).toBe(0);
 }
 
-type Visit = { patient: string; visitDate: string; visitTime: string; followUp: string; room: string };
-type Want = { visitDate: string; visitTime: string };
+type Visit = { patient: string; visitDate: string; visitTime: string; followUp: string; checkIn: string; room: string };
+type Want = { visitDate: string; visitTime: string; checkIn: string };
 
 /** Each page takes dates and times in one user format; the server gets ISO from the native fields and the picker's text as typed. */
 const FORMATS: { page: string; rows: [Visit, Want][] }[] = [
   {
     page: '/visit-ymd',
     rows: [
-      [{ patient: 'Ada Byron', visitDate: '2020/08/29', visitTime: '2:30 PM', followUp: '2020/09/14', room: '12' }, { visitDate: '2020-08-29', visitTime: '14:30' }],
-      [{ patient: 'Otto Lind', visitDate: '2021/03/14', visitTime: '9:05 AM', followUp: '2021/04/01', room: '3' }, { visitDate: '2021-03-14', visitTime: '09:05' }],
-      [{ patient: 'Mia Sousa', visitDate: '2019/12/01', visitTime: '12:00 PM', followUp: '2020/01/02', room: '7B' }, { visitDate: '2019-12-01', visitTime: '12:00' }],
-      [{ patient: 'Li Wei', visitDate: '2024/02/29', visitTime: '11:45 PM', followUp: '2024/03/30', room: '1' }, { visitDate: '2024-02-29', visitTime: '23:45' }],
-      [{ patient: 'Noor Aziz', visitDate: '1999/07/04', visitTime: '12:15 AM', followUp: '1999/07/05', room: '44' }, { visitDate: '1999-07-04', visitTime: '00:15' }],
-      [{ patient: 'Jon Snow', visitDate: '2025/10/10', visitTime: '6:00 AM', followUp: '2025/11/11', room: '9' }, { visitDate: '2025-10-10', visitTime: '06:00' }],
+      [{ patient: 'Ada Byron', visitDate: '2020/08/29', visitTime: '2:30 PM', followUp: '2020/09/14', checkIn: '2020/09/14 8:15 AM', room: '12' }, { visitDate: '2020-08-29', visitTime: '14:30', checkIn: '2020-09-14T08:15' }],
+      [{ patient: 'Otto Lind', visitDate: '2021/03/14', visitTime: '9:05 AM', followUp: '2021/04/01', checkIn: '2021/04/01 10:30 PM', room: '3' }, { visitDate: '2021-03-14', visitTime: '09:05', checkIn: '2021-04-01T22:30' }],
+      [{ patient: 'Mia Sousa', visitDate: '2019/12/01', visitTime: '12:00 PM', followUp: '2020/01/02', checkIn: '2020/01/02 12:00 PM', room: '7B' }, { visitDate: '2019-12-01', visitTime: '12:00', checkIn: '2020-01-02T12:00' }],
+      [{ patient: 'Li Wei', visitDate: '2024/02/29', visitTime: '11:45 PM', followUp: '2024/03/30', checkIn: '2024/03/30 1:05 AM', room: '1' }, { visitDate: '2024-02-29', visitTime: '23:45', checkIn: '2024-03-30T01:05' }],
+      [{ patient: 'Noor Aziz', visitDate: '1999/07/04', visitTime: '12:15 AM', followUp: '1999/07/05', checkIn: '1999/07/05 11:59 PM', room: '44' }, { visitDate: '1999-07-04', visitTime: '00:15', checkIn: '1999-07-05T23:59' }],
+      [{ patient: 'Jon Snow', visitDate: '2025/10/10', visitTime: '6:00 AM', followUp: '2025/11/11', checkIn: '2025/11/11 6:45 PM', room: '9' }, { visitDate: '2025-10-10', visitTime: '06:00', checkIn: '2025-11-11T18:45' }],
     ],
   },
   {
     page: '/visit-mdy',
     rows: [
-      [{ patient: 'Ada Byron', visitDate: '08/29/2020', visitTime: '14:30', followUp: '09/14/2020', room: '12' }, { visitDate: '2020-08-29', visitTime: '14:30' }],
-      [{ patient: 'Otto Lind', visitDate: '3/14/2021', visitTime: '09:05', followUp: '4/1/2021', room: '3' }, { visitDate: '2021-03-14', visitTime: '09:05' }],
-      [{ patient: 'Mia Sousa', visitDate: '12/01/2019', visitTime: '23:59', followUp: '01/02/2020', room: '7B' }, { visitDate: '2019-12-01', visitTime: '23:59' }],
-      [{ patient: 'Li Wei', visitDate: '02/29/2024', visitTime: '00:00', followUp: '03/30/2024', room: '1' }, { visitDate: '2024-02-29', visitTime: '00:00' }],
-      [{ patient: 'Noor Aziz', visitDate: '07/04/1999', visitTime: '13:15', followUp: '07/05/1999', room: '44' }, { visitDate: '1999-07-04', visitTime: '13:15' }],
-      [{ patient: 'Jon Snow', visitDate: '10/10/2025', visitTime: '06:00', followUp: '11/11/2025', room: '9' }, { visitDate: '2025-10-10', visitTime: '06:00' }],
+      [{ patient: 'Ada Byron', visitDate: '08/29/2020', visitTime: '14:30', followUp: '09/14/2020', checkIn: '09/14/2020 08:15', room: '12' }, { visitDate: '2020-08-29', visitTime: '14:30', checkIn: '2020-09-14T08:15' }],
+      [{ patient: 'Otto Lind', visitDate: '3/14/2021', visitTime: '09:05', followUp: '4/1/2021', checkIn: '4/1/2021 22:30', room: '3' }, { visitDate: '2021-03-14', visitTime: '09:05', checkIn: '2021-04-01T22:30' }],
+      [{ patient: 'Mia Sousa', visitDate: '12/01/2019', visitTime: '23:59', followUp: '01/02/2020', checkIn: '01/02/2020 12:00', room: '7B' }, { visitDate: '2019-12-01', visitTime: '23:59', checkIn: '2020-01-02T12:00' }],
+      [{ patient: 'Li Wei', visitDate: '02/29/2024', visitTime: '00:00', followUp: '03/30/2024', checkIn: '03/30/2024 01:05', room: '1' }, { visitDate: '2024-02-29', visitTime: '00:00', checkIn: '2024-03-30T01:05' }],
+      [{ patient: 'Noor Aziz', visitDate: '07/04/1999', visitTime: '13:15', followUp: '07/05/1999', checkIn: '07/05/1999 23:59', room: '44' }, { visitDate: '1999-07-04', visitTime: '13:15', checkIn: '1999-07-05T23:59' }],
+      [{ patient: 'Jon Snow', visitDate: '10/10/2025', visitTime: '06:00', followUp: '11/11/2025', checkIn: '11/11/2025 18:45', room: '9' }, { visitDate: '2025-10-10', visitTime: '06:00', checkIn: '2025-11-11T18:45' }],
     ],
   },
   {
     page: '/visit-dmy',
     rows: [
-      [{ patient: 'Ada Byron', visitDate: '29.08.2020', visitTime: '2:30pm', followUp: '14.09.2020', room: '12' }, { visitDate: '2020-08-29', visitTime: '14:30' }],
-      [{ patient: 'Otto Lind', visitDate: '14.3.2021', visitTime: '9:05am', followUp: '1.4.2021', room: '3' }, { visitDate: '2021-03-14', visitTime: '09:05' }],
-      [{ patient: 'Mia Sousa', visitDate: '01.12.2019', visitTime: '12:00pm', followUp: '02.01.2020', room: '7B' }, { visitDate: '2019-12-01', visitTime: '12:00' }],
-      [{ patient: 'Li Wei', visitDate: '29.02.2024', visitTime: '11:45pm', followUp: '30.03.2024', room: '1' }, { visitDate: '2024-02-29', visitTime: '23:45' }],
-      [{ patient: 'Noor Aziz', visitDate: '04.07.1999', visitTime: '12:15am', followUp: '05.07.1999', room: '44' }, { visitDate: '1999-07-04', visitTime: '00:15' }],
-      [{ patient: 'Jon Snow', visitDate: '10.10.2025', visitTime: '6:00am', followUp: '11.11.2025', room: '9' }, { visitDate: '2025-10-10', visitTime: '06:00' }],
+      [{ patient: 'Ada Byron', visitDate: '29.08.2020', visitTime: '2:30pm', followUp: '14.09.2020', checkIn: '14.09.2020 8:15am', room: '12' }, { visitDate: '2020-08-29', visitTime: '14:30', checkIn: '2020-09-14T08:15' }],
+      [{ patient: 'Otto Lind', visitDate: '14.3.2021', visitTime: '9:05am', followUp: '1.4.2021', checkIn: '1.4.2021 10:30pm', room: '3' }, { visitDate: '2021-03-14', visitTime: '09:05', checkIn: '2021-04-01T22:30' }],
+      [{ patient: 'Mia Sousa', visitDate: '01.12.2019', visitTime: '12:00pm', followUp: '02.01.2020', checkIn: '02.01.2020 12:00pm', room: '7B' }, { visitDate: '2019-12-01', visitTime: '12:00', checkIn: '2020-01-02T12:00' }],
+      [{ patient: 'Li Wei', visitDate: '29.02.2024', visitTime: '11:45pm', followUp: '30.03.2024', checkIn: '30.03.2024 1:05am', room: '1' }, { visitDate: '2024-02-29', visitTime: '23:45', checkIn: '2024-03-30T01:05' }],
+      [{ patient: 'Noor Aziz', visitDate: '04.07.1999', visitTime: '12:15am', followUp: '05.07.1999', checkIn: '05.07.1999 11:59pm', room: '44' }, { visitDate: '1999-07-04', visitTime: '00:15', checkIn: '1999-07-05T23:59' }],
+      [{ patient: 'Jon Snow', visitDate: '10.10.2025', visitTime: '6:00am', followUp: '11.11.2025', checkIn: '11.11.2025 6:45pm', room: '9' }, { visitDate: '2025-10-10', visitTime: '06:00', checkIn: '2025-11-11T18:45' }],
     ],
   },
 ];

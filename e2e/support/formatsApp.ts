@@ -21,6 +21,8 @@ export type TypedKind = 'as-given' | 'mdy' | 'dmy.' | 'iso' | '12h' | 'plain';
 type Field =
   | { name: string; label: string; control: 'text' | 'password' | 'textarea'; given?: GivenKind; typed?: TypedKind }
   | { name: string; label: string; control: 'date' | 'time'; given: GivenKind }
+  /** A native datetime-local: a date given as `given` and a time (12- or 24-hour) after it, typed segment by segment. */
+  | { name: string; label: string; control: 'datetime-local'; given: GivenKind }
   /** A text field with a calendar that opens beside it (as jQuery UI's): the value is typed as given. */
   | { name: string; label: string; control: 'picker'; given: GivenKind }
   | { name: string; label: string; control: 'select'; given: GivenKind; options: { value: string; label: string }[] }
@@ -39,6 +41,7 @@ function visitPage(date: GivenKind, time: GivenKind): FormPage {
       { name: 'visitDate', label: 'Visit date', control: 'date', given: date },
       { name: 'visitTime', label: 'Visit time', control: 'time', given: time },
       { name: 'followUp', label: 'Follow-up on', control: 'picker', given: date },
+      { name: 'checkIn', label: 'Check-in', control: 'datetime-local', given: date },
       { name: 'room', label: 'Room', control: 'text' },
     ],
   };
@@ -118,6 +121,7 @@ function control(field: Field): string {
       return `<label for="${id}">${escape(field.label)}</label><textarea id="${id}" name="${field.name}" rows="3" ${hints}></textarea>`;
     case 'date':
     case 'time':
+    case 'datetime-local':
       return `<label for="${id}">${escape(field.label)}</label><input id="${id}" type="${field.control}" name="${field.name}" ${hints}>`;
     case 'picker':
       return `<label for="${id}">${escape(field.label)}</label><input id="${id}" type="text" name="${field.name}" autocomplete="off" data-picker ${hints} data-typed="as-given">`;
@@ -179,6 +183,19 @@ const ORACLE = `<script>
         }
         if (!want) return { done: true, answer: 'No option for ' + name };
         if (el.value !== want.value) return click(el, 'Choose ' + name, [{ type: 'type', text: want.label }]);
+        continue;
+      }
+      if (kind === 'datetime-local') {
+        // Chromium's datetime-local takes the date's digits, then (its year taking up to six) an arrow to the time's.
+        var dt = /^(.*?)[ ,T]+(\\d{1,2}:\\d{2}\\s*(?:[AaPp][Mm])?)$/.exec(params[name]);
+        var day = dt && read(dt[1], el.getAttribute('data-given'));
+        var hour = dt && read(dt[2], /[ap]m/i.test(dt[2]) ? '12h' : '24h');
+        if (!day || !hour) return { done: true, answer: 'Cannot read ' + name };
+        if (el.value !== day + 'T' + hour) {
+          var d = day.split('-'), box = el.getBoundingClientRect();
+          // At the month, its first segment: a click in the middle lands on a later one.
+          return { intent: 'Fill ' + name, actions: [{ type: 'click', x: Math.round(box.x + 12), y: Math.round(box.y + box.height / 2) }, { type: 'type', text: d[1] + d[2] + d[0] }, { type: 'keypress', keys: ['ARROWRIGHT'] }, { type: 'type', text: typed(hour, 'native-time') }] };
+        }
         continue;
       }
       if (kind === 'date' || kind === 'time') {

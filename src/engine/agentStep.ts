@@ -6,6 +6,7 @@ import { beforeAction, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
+import { dateTimeTemplate } from '../params/dateTimeValue.js';
 import { hideSecrets, templateNames, templatize, type FieldKind } from '../params/template.js';
 import type { PieceStrength } from '../params/pieces.js';
 import { captureEvidence } from './evidence.js';
@@ -106,8 +107,15 @@ export async function performAgentStep(
     // A date-like input is stored by the value it ended up holding (ISO), so a replay sets the
     // new date whatever format, locale or segment order the keys were typed in.
     const held = (await page.evaluate(FOCUSED_VALUE).catch(() => '')) as string;
+    const dateTime = evidence.target?.fingerprint.inputType === 'datetime-local' && held !== '' ? dateTimeTemplate(held, params) : undefined;
     if (held === '') evidence.state.typeMode = 'keys';
-    else {
+    else if (dateTime) {
+      // A date and a time given as one value (2020/08/29 2:30 PM): bound whole, or guarded when its reading cannot be told.
+      stored.action = { ...stored.action, text: 'template' in dateTime ? dateTime.template : hideSecrets(held, params).template };
+      stored.literal = 'template' in dateTime ? [] : dateTime.literal;
+      stored.pieceOf = [];
+      ambiguous.splice(0, ambiguous.length, ...('template' in dateTime ? dateTime.ambiguous : []));
+    } else {
       // Only a whole value is a template here: part of "2024-03-15T09:30" or "2024-03" set from
       // a date would keep the rest old. Otherwise literal, guarded for every value in it.
       const templated = templatize(held, params, 'text', fieldKindOf(evidence.target?.fingerprint.inputType));

@@ -11,6 +11,8 @@ export type { ParamKind };
 export type Format =
   | { kind: 'date'; pattern: string }
   | { kind: 'time'; pattern: string }
+  /** A date and a time given as one value, as a datetime-local field holds them (see formats/datetime.ts). */
+  | { kind: 'datetime'; pattern: string }
   | { kind: 'case'; to: 'upper' | 'lower' | 'title' }
   | { kind: 'number'; pattern: string }
   | { kind: 'money'; pattern: string }
@@ -47,6 +49,8 @@ export function kindImpliedBy(formats: readonly Format[]): ParamKind | undefined
         return format.given.kind;
       case 'bool':
         return 'boolean';
+      // No parameter type holds a date with a time: the value is checked when the step renders it.
+      case 'datetime':
       case 'case':
       case 'word':
         break;

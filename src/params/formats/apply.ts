@@ -1,5 +1,6 @@
 import type { Format } from '../format.js';
 import { renderDate } from './date.js';
+import { renderDateTime } from './datetime.js';
 import { readGiven } from './given.js';
 import { asBoolean } from '../fold.js';
 import { renderNumber } from './number.js';
@@ -25,6 +26,7 @@ function applyOne(value: string, format: Format): string | null {
   switch (format.kind) {
     case 'date': return renderDate(value, format.pattern);
     case 'time': return renderTime(value, format.pattern);
+    case 'datetime': return renderDateTime(value, format.pattern);
     case 'case': return applyCase(value, format.to);
     case 'number': return renderNumber(value, format.pattern, false);
     case 'money': return renderNumber(value, format.pattern, true);

@@ -18,7 +18,7 @@ export type GivenFormat = Extract<Format, { kind: 'date' | 'time' | 'number' }>;
  * are read leniently (1/5/2024 reads as MM/DD/YYYY, "jan 5 2024" as MMM D, YYYY), so padding
  * variants are not listed.
  */
-const GIVEN_DATES = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY/MM/DD', 'MM-DD-YYYY', 'DD-MM-YYYY', 'DD.MM.YYYY', 'MM.DD.YYYY', 'YYYY.MM.DD', 'MMM D, YYYY', 'D MMM YYYY', 'DD-MMM-YYYY'];
+export const GIVEN_DATES = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY/MM/DD', 'MM-DD-YYYY', 'DD-MM-YYYY', 'DD.MM.YYYY', 'MM.DD.YYYY', 'YYYY.MM.DD', 'MMM D, YYYY', 'D MMM YYYY', 'DD-MMM-YYYY'];
 const GIVEN_TIMES = ['h:mm A'];
 const GIVEN_NUMBERS = ['#,##0.##'];
 

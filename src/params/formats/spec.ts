@@ -1,12 +1,13 @@
 import { RoteError } from '../../errors/roteError.js';
 import type { Format } from '../format.js';
 import { DATE_RULE, datePieces } from './date.js';
+import { DATETIME_RULE, splitDateTimePattern } from './datetime.js';
 import { MONEY_RULE, NUMBER_RULE, parseNumberPattern } from './number.js';
 import { isPhonePattern, PHONE_RULE } from './phone.js';
 import { CASES, WORD_RULE } from './text.js';
 import { TIME_RULE, timePieces } from './time.js';
 
-const ALLOWED = 'expected date:<pattern>, time:<pattern>, upper, lower, title, number:<pattern>, money:<pattern>, phone:<pattern>, word:<n>, from:<date|time|number>:<pattern> or bool:<yes>/<no>, several joined by |';
+const ALLOWED = 'expected date:<pattern>, time:<pattern>, datetime:<pattern>, upper, lower, title, number:<pattern>, money:<pattern>, phone:<pattern>, word:<n>, from:<date|time|number>:<pattern> or bool:<yes>/<no>, several joined by |';
 const FROM_RULE = 'from takes how the value is given: date:<pattern>, time:<pattern> or number:<pattern> (from:date:MM/DD/YYYY), and comes first';
 const BOOL_RULE = 'bool takes the yes and the no word, split by one / (bool:Yes/No)';
 
@@ -57,6 +58,7 @@ function readPiece(piece: string): Format | null {
       return argument === undefined ? { kind: 'case', to: name } : null;
     case 'date':
     case 'time':
+    case 'datetime':
     case 'number':
     case 'money':
     case 'phone':
@@ -95,8 +97,9 @@ function givenProblem(given: Extract<Format, { kind: 'from' }>['given']): string
   return !/[|{}]/.test(given.pattern) && parseNumberPattern(given.pattern, true) !== null ? null : NUMBER_RULE;
 }
 
-function patternIsValid(kind: 'date' | 'time' | 'number' | 'money' | 'phone', pattern: string): boolean {
+function patternIsValid(kind: 'date' | 'time' | 'datetime' | 'number' | 'money' | 'phone', pattern: string): boolean {
   switch (kind) {
+    case 'datetime': return splitDateTimePattern(pattern) !== null;
     case 'date': return datePieces(pattern) !== null;
     case 'time': return timePieces(pattern) !== null;
     case 'number': return parseNumberPattern(pattern, false) !== null;
@@ -105,8 +108,9 @@ function patternIsValid(kind: 'date' | 'time' | 'number' | 'money' | 'phone', pa
   }
 }
 
-function ruleFor(kind: 'date' | 'time' | 'number' | 'money' | 'phone'): string {
+function ruleFor(kind: 'date' | 'time' | 'datetime' | 'number' | 'money' | 'phone'): string {
   switch (kind) {
+    case 'datetime': return DATETIME_RULE;
     case 'date': return DATE_RULE;
     case 'time': return TIME_RULE;
     case 'number': return NUMBER_RULE;
