@@ -6,8 +6,9 @@ import { beforeAction, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
+import { bindDatePart, datePartOfName } from '../params/dateParts.js';
 import { dateTimeTemplate } from '../params/dateTimeValue.js';
-import { hideSecrets, templateNames, templatize, type FieldKind } from '../params/template.js';
+import { hideSecrets, isTemplate, templateNames, templatize, type FieldKind } from '../params/template.js';
 import type { PieceStrength } from '../params/pieces.js';
 import { captureEvidence } from './evidence.js';
 import { checkboxParam, literalGuards, selectParam, semanticName } from './paramBindings.js';
@@ -124,6 +125,18 @@ export async function performAgentStep(
       stored.literal = whole ? templated.literal : params.entries().filter(([name, value]) => value !== '' && (standsIn(held, value, params.isSecret(name)) || templated.template.includes(`{{${name}`) || templated.literal.includes(name))).map(([name]) => name);
       stored.pieceOf = whole ? [] : templated.pieceOf;
       ambiguous.splice(0, ambiguous.length, ...templated.ambiguous);
+    }
+  }
+  if (stored.action.type === 'type' && action.type === 'type' && (evidence.state.typeMode === 'keys' || evidence.state.typeMode === 'replace') && !isTemplate(stored.action.text)) {
+    // A box of a date asked in parts, named for its part (Day, MM, Year): the part of the date it holds.
+    const name = evidence.target?.fingerprint.name ?? '';
+    const part = datePartOfName(name);
+    const bound = part ? bindDatePart(part, action.text, params) : undefined;
+    if (bound && 'names' in bound) {
+      stored.action = { ...stored.action, text: `{{${bound.names[0]}|${bound.formats}}}` };
+      stored.literal = [];
+      stored.pieceOf = [];
+      ambiguous.splice(0, ambiguous.length, ...(bound.names.length > 1 ? [bound.names] : []));
     }
   }
   if (action.type === 'click') {

@@ -1,4 +1,4 @@
-import { formatSpec, kindImpliedBy } from '../params/format.js';
+import { formatSpec, kindImpliedBy, type Format } from '../params/format.js';
 import type { ParamKind, ParamSchema } from '../params/paramType.js';
 import { templateUses } from '../params/template.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
@@ -20,12 +20,19 @@ export function learnedSchema(declared: ParamSchema, newNodes: readonly Trajecto
         if (!kind) continue;
         // A value read from the user's own format (10/11/2011) keeps that reading: later values
         // are read the same way, and refused before any action when they cannot be.
-        const from = use.formats[0]?.kind === 'from' ? use.formats[0] : undefined;
+        // A year alone reads the same month first or day first: its reading was picked, not learned.
+        const from = use.formats[0]?.kind === 'from' && !yearOnly(use.formats) ? use.formats[0] : undefined;
         schema[use.name] = from ? { type: kind, optional: true, inferred: true, given: formatSpec([from.given]) } : { type: kind, optional: true, inferred: true };
       }
     }
   }
   return Object.keys(schema).length > 0 ? schema : null;
+}
+
+/** A date rendered only as its year (a year box of a date asked in parts). */
+function yearOnly(formats: readonly Format[]): boolean {
+  const dates = formats.filter((format): format is Extract<Format, { kind: 'date' }> => format.kind === 'date');
+  return dates.length > 0 && dates.every((format) => !/[MD]/.test(format.pattern));
 }
 
 /** A native date or time input set by value takes only an ISO date or a 24-hour time. */

@@ -4,6 +4,7 @@ import type { Target } from '../checks/fingerprint.js';
 import { chooseOption, type SelectOption } from '../actions/chooseOption.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { PieceStrength } from '../params/pieces.js';
+import { bindDatePart, datePartOfOptions } from '../params/dateParts.js';
 import { asBoolean, fold } from '../params/fold.js';
 import { actionTexts } from '../actions/actionText.js';
 import { templateNames } from '../params/template.js';
@@ -96,6 +97,11 @@ export async function selectParam(page: Page, params: BoundParams, target: Targe
     .filter(([, value]) => namesOption(value, chosen.options, option, typed))
     .map(([name]) => name);
   if (names.length > 0) return { names, pieces: [] };
+  // A month, day or year select of a date asked in parts: its options say which part it holds.
+  const part = datePartOfOptions(chosen.options.map((other) => other.label));
+  const bound = part ? bindDatePart(part, option.label, params) : undefined;
+  if (bound && 'names' in bound) return { names: bound.names, formats: bound.formats, pieces: [] };
+  if (bound) return { names: [], pieces: bound.literal.map((name) => ({ name, strength: 'strong' as const })) };
   return { names: [], pieces: params.piecesNamed(option.label) };
 }
 
