@@ -89,17 +89,22 @@ test('a 15-field form where one field cannot be replayed: the agent fills that f
   expect(recorded.status, recorded.error).toBe('agent');
   expect(app.submissions.at(-1)!.fields).toEqual({ ...person(1, '05/05/1990'), birthDate: '1990-05-05' });
 
-  // Another birth date: the agent is asked for that field only, then the recorded path goes on.
-  const handed = await runOn('/application', { task, params: person(2, '06/17/1991') });
+  // A day over 12 tells the order: month first is the only reading of 06/17/1991, so it replays.
+  const decided = await runOn('/application', { task, params: person(2, '06/17/1991') });
+  replayedFromCache(decided, '06/17/1991');
+  expect(app.submissions.at(-1)!.fields).toEqual({ ...person(2, '06/17/1991'), birthDate: iso('06/17/1991') });
+
+  // 06/07/1991 reads as June 7 or July 6: the agent is asked for that field only, then the recorded path goes on.
+  const handed = await runOn('/application', { task, params: person(3, '06/07/1991') });
   expect(handed.status, handed.error).toBe('mixed');
   expect(handed.agentCalls).toBeLessThanOrEqual(2);
   expect(handed.agentSteps).toBeLessThanOrEqual(2);
   expect(handed.divergences).toHaveLength(1);
   expect(handed.divergences[0]!.reason).toContain('{{birthDate}}');
-  expect(app.submissions.at(-1)!.fields).toEqual({ ...person(2, '06/17/1991'), birthDate: iso('06/17/1991') });
+  expect(app.submissions.at(-1)!.fields).toEqual({ ...person(3, '06/07/1991'), birthDate: iso('06/07/1991') });
 
-  // The detour was learned: every later date replays from the cache.
-  for (const [i, birthDate] of [[3, '12/31/1985'], [4, '01/02/2000'], [5, '07/04/1976']] as const) {
+  // The detour was learned: every later date replays from the cache, day over 12 or not.
+  for (const [i, birthDate] of [[4, '12/31/1985'], [5, '01/02/2000'], [6, '07/04/1976']] as const) {
     const result = await runOn('/application', { task, params: person(i, birthDate) });
     replayedFromCache(result, birthDate);
     expect(app.submissions.at(-1)!.fields).toEqual({ ...person(i, birthDate), birthDate: iso(birthDate) });

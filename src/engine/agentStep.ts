@@ -124,6 +124,7 @@ export async function performAgentStep(
       stored.action = { ...stored.action, text: whole ? templated.template : hideSecrets(held, params).template };
       stored.literal = whole ? templated.literal : params.entries().filter(([name, value]) => value !== '' && (standsIn(held, value, params.isSecret(name)) || templated.template.includes(`{{${name}`) || templated.literal.includes(name))).map(([name]) => name);
       stored.pieceOf = whole ? [] : templated.pieceOf;
+      stored.readings = whole ? undefined : templated.readings;
       ambiguous.splice(0, ambiguous.length, ...templated.ambiguous);
     }
   }
@@ -155,6 +156,10 @@ export async function performAgentStep(
   // for its parameter must hand over there rather than type the old text (see preCheck).
   const literalOf = literalGuards(stored.literal, params, input.valueSalt);
   if (literalOf) evidence.state.literalOf = literalOf;
+  // The text stands for one parameter read more than one way: a later value may tell which.
+  if (literalOf && stored.readings && Object.keys(literalOf).length === 1 && literalOf[stored.readings.param] !== undefined && stored.action.type === 'type' && !isTemplate(stored.action.text)) {
+    evidence.state.readings = stored.readings;
+  }
 
   const crop = evidence.crop ? { hash: createHash('sha256').update(evidence.crop).digest('hex'), bytes: evidence.crop } : null;
   // The intent is stored with parameter values as templates too: "Open {{customerName}}" reads right for the next customer.

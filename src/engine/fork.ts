@@ -1,7 +1,9 @@
 import { compareUrls } from '../checks/urlCheck.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { preCheck, runValuesOf, type CheckEnvironment, type CheckPass } from './preCheck.js';
+import { namesUsedBy } from './paramBindings.js';
 import { doesSameWork } from './recordStep.js';
+import { FOCUS_ONLY_ROLES } from './rejoin.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { arrivalsOf, endKeysOf, learnedUnderSame, misfit, type RunValues, type ValueKey } from './valueKeys.js';
 
@@ -48,12 +50,19 @@ export async function resolveFork(input: {
   for (const candidate of input.candidates) {
     if (candidate === first.node || passes.some((pass) => sameWork(pass.node, candidate))) continue;
     const checked = await preCheck(env, candidate, Date.now());
-    if (checked.ok) passes.push(checked);
+    // Two steps that, with this run's values, type the same text into the same field (a date kept
+    // literal that this value decides, beside the detour learned for it) are one way on.
+    if (checked.ok && !passes.some((pass) => sameBoundWork(pass, checked))) passes.push(checked);
   }
   const endPasses = end?.fits === true && endUrlHolds(end.node, env);
   // A step whose control already holds the state it would set (a box ticked already) acts on
   // nothing, and was learned where the page stood otherwise: beside a step that acts it is no way
   // on of its own (the page tells them apart), and alone it is taken as the no-op it is.
+  // A click that only puts the caret in a field, beside a step that types into that very field
+  // (an agent's detour that clicked the field again before typing), is no way on of its own.
+  const typing = passes.filter((pass) => pass.action.type === 'type');
+  const focusOnly = passes.filter((pass) => isFocusClick(pass.node) && typing.some((other) => sameTarget(other.node, pass.node)));
+  if (focusOnly.length > 0) passes.splice(0, passes.length, ...passes.filter((pass) => !focusOnly.includes(pass)));
   const acting = passes.filter((pass) => !pass.alreadyDone);
   if (acting.length > 0 && acting.length < passes.length) passes.splice(0, passes.length, ...acting);
   else if (acting.length === 0) passes.splice(1);
@@ -80,6 +89,20 @@ export async function resolveFork(input: {
 /** Two candidates that would do the same thing (the same action on the same target): taking either is no choice. */
 function sameWork(a: TrajectoryNode, b: TrajectoryNode): boolean {
   return JSON.stringify(a.action) === JSON.stringify(b.action) ? JSON.stringify(a.fingerprint) === JSON.stringify(b.fingerprint) : doesSameWork(a, b);
+}
+
+function isFocusClick(node: TrajectoryNode): boolean {
+  return node.action.type === 'click' && node.fingerprint !== null && FOCUS_ONLY_ROLES.has(node.fingerprint.role) && namesUsedBy(node).length === 0;
+}
+
+function sameTarget(a: TrajectoryNode, b: TrajectoryNode): boolean {
+  const same = (x: unknown, y: unknown) => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+  return a.fingerprint !== null && same(a.fingerprint, b.fingerprint) && same(a.state.identity, b.state.identity) && same(a.state.position, b.state.position);
+}
+
+/** The same action, bound with this run's values, on the same target, told apart the same way among look-alikes. */
+function sameBoundWork(a: CheckPass, b: CheckPass): boolean {
+  return JSON.stringify(a.action) === JSON.stringify(b.action) && a.typeMode === b.typeMode && sameTarget(a.node, b.node);
 }
 
 function endUrlHolds(node: TrajectoryNode, env: { page: CheckEnvironment['page']; params: BoundParams }): boolean {

@@ -22,6 +22,7 @@ import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { locateTarget } from './locateTarget.js';
 import { renderWaitFor, waitForShown } from './waitCondition.js';
 import { toolPreCheck } from './toolChecks.js';
+import { applyFormats, parseFormatSpec } from '../params/format.js';
 import { describeWindow } from './runWindows.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { setsOtherValue } from './paramBindings.js';
@@ -204,6 +205,27 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
   return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target, ...(crop ? { crop } : {}) };
 }
 
+/**
+ * The text a step kept literal for one parameter read more than one way (NodeState.readings)
+ * types with this run's value, when the value decides: only one reading can read it (a day over
+ * 12), or every reading renders it alike. Undefined when it does not.
+ */
+function decidedReading(node: TrajectoryNode, params: BoundParams): string | undefined {
+  const readings = node.state.readings;
+  const value = readings ? params.get(readings.param) : undefined;
+  if (!readings || value === undefined || params.isSecret(readings.param) || Object.keys(node.state.literalOf ?? {}).length !== 1) return undefined;
+  const rendered = new Set<string>();
+  for (const spec of readings.formats) {
+    try {
+      const text = applyFormats(value, parseFormatSpec(spec));
+      if (text !== null) rendered.add(text);
+    } catch {
+      return undefined;
+    }
+  }
+  return rendered.size === 1 ? [...rendered][0] : undefined;
+}
+
 /** Renders the node's templates with this run's values; a string is the reason it cannot be. */
 function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Readonly<Record<string, string>>): Action | string {
   for (const names of node.state.ambiguous ?? []) {
@@ -211,6 +233,8 @@ function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Read
     if (values.size > 1) return `the recorded text stood for ${names.join(' or ')} (equal when recorded), whose values now differ`;
   }
   const changed = Object.entries(node.state.literalOf ?? {}).filter(([name, hash]) => valueHashes[name] !== hash).map(([name]) => name);
+  const decided = changed.length === 1 ? decidedReading(node, params) : undefined;
+  if (decided !== undefined && node.action.type === 'type') return { ...node.action, text: decided };
   if (changed.length > 0) {
     return `the recorded text renders ${changed.map((name) => `{{${name}}}`).join(', ')} in a form that could not be told for sure (e.g. 01/01: month or day first), and the value differs now: typing the recorded text would be wrong`;
   }

@@ -15,8 +15,9 @@ import type { TrajectoryNode } from './trajectoryNode.js';
  * typed by name inside a longer text is known to stand there; one found there by its value alone
  * is guarded (literal), so a replay with another secret never splices it into the old text.
  */
-export function templatedAction(action: Action, params: BoundParams, asGiven: Action = action): { action: Action; ambiguous: string[][]; literal: string[]; pieceOf: string[] } {
+export function templatedAction(action: Action, params: BoundParams, asGiven: Action = action): { action: Action; ambiguous: string[][]; literal: string[]; pieceOf: string[]; readings?: { param: string; formats: string[] } } {
   const ambiguous: string[][] = [];
+  let readings: { param: string; formats: string[] } | undefined;
   const literal = new Set<string>();
   const pieceOf = new Set<string>();
   const asGivenTexts = actionTexts(asGiven);
@@ -26,11 +27,13 @@ export function templatedAction(action: Action, params: BoundParams, asGiven: Ac
     result.literal.forEach((name) => literal.add(name));
     unprovenSecrets(result.secretsFound, asGivenTexts).forEach((name) => literal.add(name));
     result.pieceOf.forEach((name) => pieceOf.add(name));
+    // Typed text read more than one way: kept for a later value to decide (NodeState.readings).
+    if (action.type === 'type' && result.readings) readings = result.readings;
     return result.template;
   });
   // A secret standing as a number or an object key of a tool's arguments is never stored either.
   if (templated.type === 'tool') templated = mapActionText(templated, (text) => hideSecrets(text, params).template, { keysAndNumbers: true });
-  return { action: templated, ambiguous, literal: [...literal], pieceOf: [...pieceOf] };
+  return { action: templated, ambiguous, literal: [...literal], pieceOf: [...pieceOf], ...(readings ? { readings } : {}) };
 }
 
 /**

@@ -8,8 +8,11 @@ import { doesSameWork } from './recordStep.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import type { TrajectoryView } from './trajectoryView.js';
 
-/** Roles whose click only puts the caret in a field: skipping such a click loses nothing. */
-const FOCUS_ONLY_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+/**
+ * Roles whose click only puts the caret in a field: skipping such a click loses nothing. Date,
+ * InputTime and DateTime are what Chromium calls native date, time and datetime-local fields.
+ */
+export const FOCUS_ONLY_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'Date', 'InputTime', 'DateTime']);
 /** How many recorded steps a re-join may look past. */
 const MAX_SKIPPED = 6;
 

@@ -156,6 +156,13 @@ export const stateSchema = z
     pieces: z.array(z.string()).optional(),
     /** Parameters this step's text rendered in an unsure form, kept literal: name -> hash of the recorded value. */
     literalOf: z.record(z.string(), z.string()).optional(),
+    /**
+     * The readings under which the whole recorded text renders the one parameter it was kept literal
+     * for (05/05/2024 typed for a date given as 05/05/2024: month or day first). A later value that
+     * only one of them can read (06/17/2024), or that all render alike, decides which: that step is
+     * replayed with it; a value they read differently still hands over.
+     */
+    readings: z.object({ param: z.string(), formats: z.array(z.string()) }).optional(),
     /** A tool step: what its custom checks captured when recorded (secret values as `{{name}}`). */
     tool: z.object({ pre: z.json().optional(), post: z.json().optional() }).optional(),
   })

@@ -4,6 +4,7 @@ import { bindParams } from './params.js';
 import { taskIdentity } from './taskKey.js';
 import { missingNames, renderKnown, renderTemplate, templateNames, templatize } from './template.js';
 import { normalizeUrl } from './url.js';
+import { applyFormats, parseFormatSpec } from './format.js';
 
 describe('templatize', () => {
   it('turns text equal to a value into its name', () => {
@@ -74,6 +75,18 @@ describe('taskIdentity', () => {
   });
 });
 
+describe('a text that reads a value more than one way', () => {
+  it('stays literal and keeps each reading, for a later value to decide', () => {
+    const result = templatize('2024-05-05', BoundParams.of({ dob: '05/05/2024' }), 'text', 'date');
+    expect(result.template).toBe('2024-05-05');
+    expect(result.literal).toEqual(['dob']);
+    expect(result.readings).toEqual({ param: 'dob', formats: ['from:date:MM/DD/YYYY', 'from:date:DD/MM/YYYY'] });
+    // A value both read, but to other dates, decides nothing; one only month first reads decides.
+    expect(result.readings!.formats.map((spec) => applyFormats('06/07/2024', parseFormatSpec(spec)))).toEqual(['2024-06-07', '2024-07-06']);
+    expect(result.readings!.formats.map((spec) => applyFormats('06/17/2024', parseFormatSpec(spec)))).toEqual(['2024-06-17', null]);
+  });
+});
+
 describe('normalizeUrl', () => {
   it('sorts the query and drops the fragment', () => {
     expect(normalizeUrl('http://h/p?b=two&a=one#x')).toBe('http://h/p?a=one&b=two');
@@ -97,7 +110,7 @@ describe('templatize with formats', () => {
     expect(renderTemplate(template, BoundParams.of({ dob: '2003-11-25' }))).toBe('11/25/2003');
   });
   it('keeps an unsure rendering literal and names its parameter', () => {
-    expect(templatize('01/01/2001', BoundParams.of({ dob: '2001-01-01' }))).toEqual({ template: '01/01/2001', ambiguous: [], literal: ['dob'], secretsFound: [], pieceOf: [] });
+    expect(templatize('01/01/2001', BoundParams.of({ dob: '2001-01-01' }))).toEqual({ template: '01/01/2001', ambiguous: [], literal: ['dob'], secretsFound: [], pieceOf: [], readings: { param: 'dob', formats: ['date:MM/DD/YYYY', 'date:DD/MM/YYYY'] } });
   });
   it('finds a rendering inside a longer text, and shields an unsure one from shorter renderings', () => {
     expect(templatize('Born April 1, 1990 in Ohio', BoundParams.of({ dob: '1990-04-01' })).template).toBe('Born {{dob|date:MMMM D, YYYY}} in Ohio');

@@ -160,6 +160,8 @@ export type Templatized = {
   secretsFound: SecretFound[];
   /** Parameters the whole text is one piece of (see BoundParams.piecesNamed); the strong ones are in `literal` too. */
   pieceOf: string[];
+  /** The whole text renders one parameter in ways that disagree: each way, for a later value to decide (see NodeState.readings). */
+  readings?: { param: string; formats: string[] };
 };
 
 /**
@@ -179,7 +181,7 @@ export function templatize(text: string, params: BoundParams, where: TextKind = 
   return { ...rest, ambiguous: [...hidden.ambiguous, ...rest.ambiguous], secretsFound: hidden.found, pieceOf: rest.pieceOf ?? [] };
 }
 
-type Reading = { name: string; value: string; formats: Format[] | 'unsure' };
+type Reading = { name: string; value: string; formats: Format[] | 'unsure'; options?: Format[][] };
 
 function placeholder(name: string, formats: readonly Format[]): string {
   return formats.length === 0 ? `{{${name}}}` : `{{${name}|${formatSpec(formats)}}}`;
@@ -226,11 +228,16 @@ function templatizePlain(text: string, params: BoundParams, fieldKind?: FieldKin
   for (const [name, value] of entries) {
     const inference: Inference = value === text ? { kind: 'match', formats: [] } : inferFormat(value, text, readingKind(params.kind(name), fieldKind));
     if (inference.kind === 'match') whole.push({ name, value, formats: wordOfPieces(inference.formats, value, params.kind(name)) ? 'unsure' : inference.formats });
-    else if (inference.kind === 'ambiguous') whole.push({ name, value, formats: 'unsure' });
+    else if (inference.kind === 'ambiguous') whole.push({ name, value, formats: 'unsure', options: inference.readings });
   }
   if (whole.length > 0) {
     const resolved = resolveReadings(whole);
-    if ('literal' in resolved) return { template: text, ambiguous, literal: resolved.literal };
+    if ('literal' in resolved) {
+      // One parameter read more than one way: a later value may tell which (see NodeState.readings).
+      const only = whole.length === 1 ? whole[0]! : undefined;
+      const readings = only?.options ? { param: only.name, formats: only.options.map((chain) => formatSpec(chain)) } : undefined;
+      return { template: text, ambiguous, literal: resolved.literal, ...(readings ? { readings } : {}) };
+    }
     if (resolved.ambiguous) ambiguous.push(resolved.ambiguous);
     return { template: resolved.template, ambiguous, literal: [] };
   }
