@@ -77,6 +77,8 @@ test('a renamed label diverges: replay-only stops there, auto hands over to the 
   const handed = await runIntake(second, { checkTimeout: 300 });
   expect(['mixed', 'agent']).toContain(handed.result.status);
   expect(handed.result.divergences[0]!.step).toBe(0);
+  // The takeover costs the renamed field: the agent fills it, and the recorded path goes on after it.
+  expect(handed.result.agentCalls).toBe(1);
   expect(submissionProblems(second, app.submissions[0])).toEqual([]);
 });
 

@@ -50,6 +50,12 @@ describe('a search kept encoded inside another query value', () => {
     // Encoded once only, as encodeURIComponent("q=Ann Rowland") writes it: the space is in the outer value.
     expect(compareUrls(recorded, 'http://a.test/admin/customer/7/change/?_changelist_filters=q%3DAnn%20Rowland%26o%3Dname', rowland)).toBeNull();
   });
+  it('never keeps a secret standing inside an inner value, however deep its encoding', () => {
+    const params = BoundParams.of({ name: 'John Fletcher', pw: 'p@ss w0rd' }, { secrets: ['pw'] });
+    const stored = templatedUrl('http://a.test/c/?_changelist_filters=q%3DJohn%2BFletcher%26note%3Dhi%2520p%2540ss%2520w0rd', params);
+    expect(stored).not.toMatch(/p%2540ss|p%40ss|p@ss|w0rd/);
+    expect(stored).toContain('{{pw}}');
+  });
   it("refuses another search, another inner key or a changed kept value", () => {
     const rowland = BoundParams.of({ name: 'Ann Rowland' });
     expect(compareUrls(recorded, 'http://a.test/admin/customer/7/change/?_changelist_filters=q%3DFletcher%2BSmith%26o%3Dname', rowland)).toContain('query');

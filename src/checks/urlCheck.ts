@@ -43,9 +43,13 @@ export function templatedUrl(url: string, params: BoundParams): string {
     // are templated as a query's are, whole values only.
     const nested = depth === 0 ? nestedQuery(decoded) : undefined;
     if (nested) {
-      const inner = nested.map(([key, value]): [string, string] => [key, template(encodeURIComponent(value), value, depth + 1)]);
-      const templated = inner.map(([key, value]): [string, string] => [key, isTemplate(value) ? value : decode(value)]);
-      return inner.some(([, value]) => isTemplate(value)) ? encodeKeepingPlaceholders(writeNestedQuery(templated)) : raw;
+      // A value not templated keeps its text, with any secret inside it hidden (encoded twice, the
+      // hiding of the whole URL below would not see it).
+      const inner = nested.map(([key, value]): [string, string] => {
+        const templated = template(encodeURIComponent(value), value, depth + 1);
+        return [key, isTemplate(templated) ? templated : hideSecrets(value, params, 'url').template];
+      });
+      return inner.some(([, value]) => isTemplate(value)) ? encodeKeepingPlaceholders(writeNestedQuery(inner)) : raw;
     }
     // A value the page shows in the form it was typed in (the date typed 01/15/2024 for
     // 2024/01/15) stands for it too, when that reading is sure; compareUrls renders it back.

@@ -11,7 +11,7 @@ import { dateTimeTemplate } from '../params/dateTimeValue.js';
 import { hideSecrets, isTemplate, templateNames, templatize, type FieldKind } from '../params/template.js';
 import type { PieceStrength } from '../params/pieces.js';
 import { captureEvidence } from './evidence.js';
-import { checkboxParam, literalGuards, selectParam, semanticName } from './paramBindings.js';
+import { checkboxParam, focusedControlNames, literalGuards, selectParam, semanticName } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
@@ -115,6 +115,7 @@ export async function performAgentStep(
       stored.action = { ...stored.action, text: 'template' in dateTime ? dateTime.template : hideSecrets(held, params).template };
       stored.literal = 'template' in dateTime ? [] : dateTime.literal;
       stored.pieceOf = [];
+      stored.readings = undefined;
       ambiguous.splice(0, ambiguous.length, ...('template' in dateTime ? dateTime.ambiguous : []));
     } else {
       // Only a whole value is a template here: part of "2024-03-15T09:30" or "2024-03" set from
@@ -130,7 +131,7 @@ export async function performAgentStep(
   }
   if (stored.action.type === 'type' && action.type === 'type' && (evidence.state.typeMode === 'keys' || evidence.state.typeMode === 'replace') && !isTemplate(stored.action.text)) {
     // A box of a date asked in parts, named for its part (Day, MM, Year): the part of the date it holds.
-    const name = evidence.target?.fingerprint.name ?? '';
+    const name = `${evidence.target?.fingerprint.name ?? ''} ${await focusedControlNames(page)}`;
     const part = datePartOfName(name);
     const bound = part ? bindDatePart(part, action.text, params) : undefined;
     if (bound && 'names' in bound) {

@@ -4,7 +4,7 @@ import type { Target } from '../checks/fingerprint.js';
 import { chooseOption, type SelectOption } from '../actions/chooseOption.js';
 import type { BoundParams } from '../params/boundParams.js';
 import type { PieceStrength } from '../params/pieces.js';
-import { bindDatePart, datePartOfOptions } from '../params/dateParts.js';
+import { bindDatePart, datePartOfOptions, namesDatePart } from '../params/dateParts.js';
 import { asBoolean, fold } from '../params/fold.js';
 import { actionTexts } from '../actions/actionText.js';
 import { templateNames } from '../params/template.js';
@@ -61,12 +61,28 @@ function words(name: string): string[] {
   return fold(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ')).split(' ').filter(Boolean);
 }
 
+/** What a control is known by: its labels, aria-label, name and id attributes, placeholder and title. */
+const CONTROL_NAMES = `function (el) {
+  var names = [el.getAttribute('aria-label'), el.getAttribute('name'), el.id, el.getAttribute('placeholder'), el.getAttribute('title')];
+  if (el.labels) for (var i = 0; i < el.labels.length; i++) names.push(el.labels[i].textContent);
+  var by = el.getAttribute('aria-labelledby');
+  if (by) by.split(/\\s+/).forEach(function (id) { var l = document.getElementById(id); if (l) names.push(l.textContent); });
+  return names.filter(function (n) { return n; }).join(' ').slice(0, 300);
+}`;
+
 const SELECTED_OPTION = `(function () {
   var select = document.activeElement;
   if (!(select instanceof HTMLSelectElement) || select.selectedIndex < 0) return null;
   var options = Array.prototype.map.call(select.options, function (o) { return { value: o.value, label: o.label }; });
-  return { index: select.selectedIndex, options: options };
+  return { index: select.selectedIndex, options: options, names: (${CONTROL_NAMES})(select) };
 })()`;
+
+const FOCUSED_NAMES = `(function () { var el = document.activeElement; return el && el !== document.body ? (${CONTROL_NAMES})(el) : ''; })()`;
+
+/** The names the focused control is known by (see CONTROL_NAMES); '' when none can be read. */
+export async function focusedControlNames(page: Page): Promise<string> {
+  return ((await page.evaluate(FOCUSED_NAMES).catch(() => '')) as string) ?? '';
+}
 
 /**
  * How a chosen option stands for parameters: their names, and the formats its text renders them
@@ -85,7 +101,7 @@ export type SelectBinding = { names: string[]; formats?: string; pieces: { name:
  * Secrets never bind a select: an option equal to one is chance, unless the agent typed it by name.
  */
 export async function selectParam(page: Page, params: BoundParams, target: Target | null, typed: string): Promise<SelectBinding> {
-  const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { index: number; options: SelectOption[] } | null;
+  const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { index: number; options: SelectOption[]; names: string } | null;
   const option = chosen?.options[chosen.index];
   if (!chosen || !option) return { names: [], pieces: [] };
   // A yes/no answer is bound as one first: "No" chosen for a value "No" must still choose "No"
@@ -99,7 +115,7 @@ export async function selectParam(page: Page, params: BoundParams, target: Targe
   if (names.length > 0) return { names, pieces: [] };
   // A month, day or year select of a date asked in parts: its options say which part it holds.
   const part = datePartOfOptions(chosen.options.map((other) => other.label));
-  const bound = part ? bindDatePart(part, option.label, params) : undefined;
+  const bound = part && namesDatePart(`${target?.fingerprint.name ?? ''} ${chosen.names}`, part) ? bindDatePart(part, option.label, params) : undefined;
   if (bound && 'names' in bound) return { names: bound.names, formats: bound.formats, pieces: [] };
   if (bound) return { names: [], pieces: bound.literal.map((name) => ({ name, strength: 'strong' as const })) };
   return { names: [], pieces: params.piecesNamed(option.label) };

@@ -2,7 +2,8 @@ import { actionTexts } from '../actions/actionText.js';
 import type { Format } from '../params/format.js';
 import { datePieces } from '../params/formats/date.js';
 import { timePieces } from '../params/formats/time.js';
-import { templateUses } from '../params/template.js';
+import type { BoundParams } from '../params/boundParams.js';
+import { renderTemplate, templateUses } from '../params/template.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 
 /**
@@ -13,7 +14,7 @@ import type { TrajectoryNode } from './trajectoryNode.js';
  * value) only where its parameter has another piece or part in the run. Strong pieces were
  * guarded when recorded. Runs before the run's other bookkeeping (the guards are uses).
  */
-export function guardPiecesAskedTwice(steps: readonly TrajectoryNode[], isNew: (node: TrajectoryNode) => boolean, valueHashes: Readonly<Record<string, string>>): void {
+export function guardPiecesAskedTwice(steps: readonly TrajectoryNode[], isNew: (node: TrajectoryNode) => boolean, valueHashes: Readonly<Record<string, string>>, params: BoundParams): void {
   const parts = new Map<string, number>();
   const count = (name: string) => parts.set(name, (parts.get(name) ?? 0) + 1);
   for (const node of steps) {
@@ -24,12 +25,42 @@ export function guardPiecesAskedTwice(steps: readonly TrajectoryNode[], isNew: (
   }
   for (const node of steps) {
     if (!isNew(node)) continue;
+    unbindLonePart(node, parts, valueHashes, params);
     for (const name of node.state.pieces ?? []) {
       const hash = valueHashes[name];
       if ((parts.get(name) ?? 0) < 2 || hash === undefined || node.state.literalOf?.[name] !== undefined) continue;
       node.state.literalOf = { ...node.state.literalOf, [name]: hash };
     }
   }
+}
+
+/**
+ * A step typed or chose one part of a date (`{{dob|from:date:MM/DD/YYYY|date:MMMM}}`, see
+ * dateParts.ts) where the run asked no other part of it: a lone month, day or year is as likely
+ * something else that happened to equal it (a count, a payment day), so the step keeps the text it
+ * typed, guarded, as any piece is.
+ */
+function unbindLonePart(node: TrajectoryNode, parts: ReadonlyMap<string, number>, valueHashes: Readonly<Record<string, string>>, params: BoundParams): void {
+  if (node.action.type !== 'type') return;
+  const [use, ...more] = safeUses(node.action.text);
+  if (!use || more.length > 0 || !/^\{\{[^{}]+\}\}$/.test(node.action.text.trim()) || !isDatePart(use.formats) || (parts.get(use.name) ?? 0) >= 2) return;
+  const hash = valueHashes[use.name];
+  if (hash === undefined) return;
+  let typed: string;
+  try {
+    typed = renderTemplate(node.action.text, params);
+  } catch {
+    return;
+  }
+  node.action = { ...node.action, text: typed };
+  node.state.literalOf = { ...node.state.literalOf, [use.name]: hash };
+  node.state.pieces = [...new Set([...(node.state.pieces ?? []), use.name])];
+}
+
+/** A date rendered as some of its parts only (MMMM, D, YYYY), not as a whole date. */
+function isDatePart(formats: readonly Format[]): boolean {
+  const dates = formats.filter((format): format is Extract<Format, { kind: 'date' }> => format.kind === 'date');
+  return dates.length > 0 && dates.every((format) => isPart([format]));
 }
 
 /** A rendering of part of a value: a word of it, or a date or time pattern without all its parts (YYYY, MMMM, h:mm). */
@@ -46,6 +77,8 @@ function isPart(formats: readonly Format[]): boolean {
         const tokens = (timePieces(format.pattern) ?? []).flatMap((piece) => ('token' in piece ? [piece.token.toLowerCase()[0]] : []));
         return !(tokens.includes('h') && tokens.includes('m'));
       }
+      // A date with its time, whole: no part of anything.
+      case 'datetime':
       case 'case':
       case 'number':
       case 'money':

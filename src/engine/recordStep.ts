@@ -100,6 +100,8 @@ export function newNode(input: {
  * share a prefix share nodes.
  */
 export function sameStep(existing: TrajectoryNode, candidate: TrajectoryNode): boolean {
+  // A step in a window the page opened is never the same step as one in the page.
+  if ((existing.state.window ?? 0) !== (candidate.state.window ?? 0)) return false;
   if (existing.action.type === 'tool' || candidate.action.type === 'tool') {
     // As a step that looks different is kept: a call whose checks captured other data (another account
     // type) is an alternative, so that situation replays next time instead of diverging again.
@@ -121,6 +123,7 @@ export function sameStep(existing: TrajectoryNode, candidate: TrajectoryNode): b
  */
 export function doesSameWork(cached: TrajectoryNode, agentStep: TrajectoryNode): boolean {
   if (cached.action.type !== agentStep.action.type) return false;
+  if ((cached.state.window ?? 0) !== (agentStep.state.window ?? 0)) return false;
   if (cached.action.type === 'tool') return sameToolCall(cached.action, agentStep.action);
   if (cached.fingerprint === null || agentStep.fingerprint === null) return false;
   if (!sameFingerprint(cached.fingerprint, agentStep.fingerprint)) return false;

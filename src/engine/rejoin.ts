@@ -1,4 +1,5 @@
 import { sameFingerprint } from '../checks/fingerprint.js';
+import type { Box } from '../checks/geometry.js';
 import { templateNames } from '../params/template.js';
 import { nodeRef, type NodeRef } from './cursor.js';
 import { namesUsedBy } from './paramBindings.js';
@@ -55,7 +56,8 @@ function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode
 /**
  * Whether the detour filled the field a recorded typing step fills, with this run's values: a step
  * of the detour typed into the same field (same role, name and type, and what told it apart among
- * look-alikes) a text that uses every parameter the recorded text stands for, templated or kept
+ * look-alikes; or, renamed, the same kind of control in the same place of the same page) a text
+ * that uses every parameter the recorded text stands for, templated or kept
  * literal (a date that could not be told for sure). The value typed in another form (08/29/2020
  * for 2020/08/29) covers it; the value typed into another field does not, so a recorded field is
  * never left empty by a re-join.
@@ -66,14 +68,28 @@ function typedByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[]
   if (names.size === 0) return false;
   return detour.some((step) => {
     if (step.action.type !== 'type' || !sameField(cached, step)) return false;
+    // A field set by value (a native date) is filled only when the detour's typing left a value in it.
+    if (cached.state.typeMode === 'value' && step.state.typeMode !== 'value') return false;
     const used = new Set(namesUsedBy(step));
     return [...names].every((name) => used.has(name));
   });
 }
 
 function sameField(a: TrajectoryNode, b: TrajectoryNode): boolean {
-  if (a.fingerprint === null || b.fingerprint === null || !sameFingerprint(a.fingerprint, b.fingerprint)) return false;
-  return JSON.stringify(a.state.identity ?? null) === JSON.stringify(b.state.identity ?? null) && JSON.stringify(a.state.position ?? null) === JSON.stringify(b.state.position ?? null);
+  if ((a.state.window ?? 0) !== (b.state.window ?? 0)) return false;
+  if (a.fingerprint === null || b.fingerprint === null) return false;
+  const same = (x: unknown, y: unknown) => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+  if (sameFingerprint(a.fingerprint, b.fingerprint) && same(a.state.identity, b.state.identity) && same(a.state.position, b.state.position)) return true;
+  // A field that was renamed (its label now "Given name") is the same field where it stands: the
+  // same kind of control, on the same page, in the same place.
+  const kind = (node: TrajectoryNode) => [node.fingerprint!.role, node.fingerprint!.tag, node.fingerprint!.inputType].join('|');
+  return kind(a) === kind(b) && a.url === b.url && a.box !== null && b.box !== null && sameBox(a.box, b.box);
+}
+
+/** Two boxes that are one place on the page: corners within a few pixels. */
+function sameBox(a: Box, b: Box): boolean {
+  const near = (x: number, y: number) => Math.abs(x - y) <= 4;
+  return near(a.x, b.x) && near(a.y, b.y) && near(a.width, b.width) && near(a.height, b.height);
 }
 
 /**

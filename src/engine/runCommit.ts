@@ -61,7 +61,7 @@ export async function commitRun(record: RunRecord): Promise<void> {
   const endedWell = result.status === 'replayed' || result.status === 'mixed' || result.status === 'agent';
   const keepTrajectory = endedWell && view.newNodes.length > 0;
   const newNodes = keepTrajectory ? view.newNodes : [];
-  if (keepTrajectory) guardPiecesAskedTwice(stepsOf(record), (node) => view.isNew(node.id), record.valueHashes);
+  if (keepTrajectory) guardPiecesAskedTwice(stepsOf(record), (node) => view.isNew(node.id), record.valueHashes, record.params);
   // What the path teaches about values: new nodes take it in their state, stored ones by links.
   const learned = endedWell ? learnFromPath(pathOf(record)) : [];
   const usedCrops = new Set(newNodes.map((node) => node.cropHash).filter((hash): hash is string => hash !== null));

@@ -148,6 +148,8 @@ export class RunLoop {
   private stepsSinceAccounted = 0;
   /** The run's page and the windows its pages open: steps act in the newest one still open. */
   private readonly windows: RunWindows;
+  /** The document accounts (above) of the windows the run is not in now, kept for its return. */
+  private readonly loadAccounts = new Map<Page, { atStepStart: number; atStepEnd: number; accounted: number; stepsSince: number }>();
 
   constructor(private readonly input: RunInput) {
     this.view = new TrajectoryView(input.store, input.identity.key);
@@ -266,23 +268,32 @@ export class RunLoop {
   /**
    * Moves the run to the window it is in now (see RunWindows): a window the last step opened, once
    * its document is there, or back to the opener when the window closed. Every check, capture and
-   * action after this is on that window; what it loaded before is its own, not a lost entry.
+   * action after this is on that window. Each window keeps its own account of the documents it
+   * loaded: a page that reloaded while a window it opened was in front has still lost its entries
+   * when the run comes back to it. True when the run moved.
    */
-  private async followWindow(): Promise<void> {
+  private async followWindow(): Promise<boolean> {
     const next = this.windows.active;
-    if (next === this.input.page) return;
+    if (next === this.input.page) return false;
     const { context } = this.input;
     await next.waitForLoadState('domcontentloaded', { timeout: Math.max(1, Math.min(context.deadline, context.within(START_LIMIT_MS)) - Date.now()) }).catch(() => undefined);
     // A window on another origin is held to the run's origins as the page is: no step is done there.
     if (!next.isClosed()) this.input.origins.checkPage(next, this.ledger.steps.length);
+    this.loadAccounts.set(this.input.page, { atStepStart: this.commitsAtStepStart, atStepEnd: this.commitsAtStepEnd, accounted: this.commitsAccounted, stepsSince: this.stepsSinceAccounted });
+    const known = this.loadAccounts.get(next);
+    // A window seen for the first time starts from what it has loaded so far (its first document).
+    const count = navigationWatch(next).documentCount;
+    this.commitsAtStepStart = known?.atStepStart ?? count;
+    this.commitsAtStepEnd = known?.atStepEnd ?? count;
+    this.commitsAccounted = known?.accounted ?? count;
+    this.stepsSinceAccounted = known?.stepsSince ?? 0;
     this.input.page = next;
     this.env.page = next;
     const window = this.windows.indexOf(next);
     this.env.window = window;
-    this.commitsAtStepStart = this.commitsAtStepEnd = this.commitsAccounted = navigationWatch(next).documentCount;
-    this.stepsSinceAccounted = 0;
     await withinDeadline(narrowed(context, START_LIMIT_MS), watchChanges(next), 'starting to watch the window').catch(() => undefined);
     context.log(`now in ${describeWindow(window)}: ${next.isClosed() ? '(closed)' : next.url()}`);
+    return true;
   }
 
   /** What may come next: after the current place, and after a pending jump; never a step done in this run. */
@@ -521,10 +532,16 @@ export class RunLoop {
     }
     if (answer.actions.length === 0) throw new RoteError('agent', 'the agent answered with no actions and did not say it was done');
     const queue = [...answer.actions];
+    let acted = false;
     for (let raw = queue.shift(); raw !== undefined; raw = queue.shift()) {
       context.throwIfStopRequested();
-      // An action that opened a window, or closed the one it was in: the next acts where the run is now.
-      await this.followWindow();
+      // An action that opened a window, or closed the one it was in: the rest of the answer was
+      // planned on a screen the run is no longer in, so the agent looks again instead.
+      if ((await this.followWindow()) && acted) {
+        context.log(`the agent's last action moved the run to another window: ${queue.length + 1} more of its actions are not done`);
+        return 'continuing';
+      }
+      acted = true;
       const node = await this.performAgentAction(parseAgentAction(raw), answer.intent);
       // What the agent said to do after answering a prompt this action opened comes next.
       queue.unshift(...this.afterPrompt.splice(0));

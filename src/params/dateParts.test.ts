@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoundParams } from './boundParams.js';
-import { bindDatePart, datePartOfName, datePartOfOptions } from './dateParts.js';
+import { bindDatePart, datePartOfName, datePartOfOptions, namesDatePart } from './dateParts.js';
 import { applyFormats, parseFormatSpec } from './format.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -18,12 +18,27 @@ describe('which part of a date a control holds, from the control itself', () => 
     expect(datePartOfOptions(range(1, 10))).toBeUndefined();
     expect(datePartOfOptions(['Small', 'Medium', 'Large'])).toBeUndefined();
   });
-  it('reads a box by its name, only when it names one part', () => {
+  it('reads a box by its names, only when they name one part and nothing else', () => {
     expect(datePartOfName('DD')).toBe('day');
     expect(datePartOfName('Birth year')).toBe('year');
     expect(datePartOfName('Month (MM)')).toBe('month');
+    expect(datePartOfName('dob_year birthYear')).toBe('year');
     expect(datePartOfName('Day and month')).toBeUndefined();
     expect(datePartOfName('Quantity')).toBeUndefined();
+    // Named for something a day, a month or a year is not.
+    expect(datePartOfName('Hours per day')).toBeUndefined();
+    expect(datePartOfName('Expiration month')).toBeUndefined();
+    expect(datePartOfName('Tax year')).toBeUndefined();
+  });
+  it('takes a select whose options read as a part only when its names say a date or that part', () => {
+    expect(namesDatePart('month', 'month')).toBe(true);
+    expect(namesDatePart('Date of birth dob_m', 'month')).toBe(true);
+    expect(namesDatePart('birthYear', 'year')).toBe(true);
+    expect(namesDatePart('', 'month')).toBe(false);
+    expect(namesDatePart('Hour', 'month')).toBe(false);
+    expect(namesDatePart('exp_month Card expiry', 'month')).toBe(false);
+    expect(namesDatePart('Payment day', 'day')).toBe(false);
+    expect(namesDatePart('Day', 'month')).toBe(false);
   });
 });
 

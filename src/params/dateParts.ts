@@ -7,8 +7,10 @@ import { givenReadings } from './formats/given.js';
 /**
  * A date asked in parts (a month select, a day box, a year box), as old forms ask a date of birth.
  * Which part a control holds is read from the control itself, never guessed from the value: the
- * options a select offers (twelve month names, the days 1 to 31, years) or the name a box is
- * known by (Day, DD, Month, MM, Year, YYYY). Then the part of the date parameter the control shows
+ * options a select offers (twelve month names, the days 1 to 31, years) and names that say a date
+ * or that part, or the names a box is known by (Day, DD, Month, MM, Year, YYYY); a control named
+ * for something else (an hour, a card's expiry, a tax year) is none. The run must also ask two
+ * parts of the same date (see pieceGuards.ts): a lone 5 or 2024 is more likely something else. Then the part of the date parameter the control shows
  * is bound as a template (`{{dob|from:date:MM/DD/YYYY|date:MMMM}}`), so a replay sets the new date's
  * part; where the control does not say which part it is, or two readings of the value or two
  * parameters fit, the step stays guarded as a piece (see pieces.ts).
@@ -32,14 +34,42 @@ export function datePartOfOptions(labels: readonly string[]): DatePart | undefin
   return undefined;
 }
 
-/** What a box's name says it holds: one part named, no other ("Day", "DD", "Birth year", "YYYY"). */
-export function datePartOfName(name: string): DatePart | undefined {
-  const words = fold(name).split(' ');
-  const named: DatePart[] = [];
-  if (words.some((word) => word === 'day' || word === 'dd')) named.push('day');
-  if (words.some((word) => word === 'month' || word === 'mm')) named.push('month');
-  if (words.some((word) => word === 'year' || word === 'yyyy' || word === 'yy')) named.push('year');
+/** Words of a control's names (label, name and id attributes, placeholder...), split and folded: birthMonth, dob_month -> birth month, dob month. */
+function wordsOf(names: string): string[] {
+  return fold(names.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.[\]]/g, ' ')).split(' ').filter(Boolean);
+}
+
+const PART_WORDS: Record<DatePart, readonly string[]> = {
+  day: ['day', 'dd'],
+  month: ['month', 'mm', 'mon'],
+  year: ['year', 'yyyy', 'yy', 'yr'],
+};
+const DATE_WORDS = ['date', 'dob', 'birth', 'birthday', 'born', 'bday'];
+/**
+ * Words of controls whose numbers are no part of a date however their options look: an hour
+ * select 1-12, a card's expiry month, a payment day, a tax year, a count of days.
+ */
+const NOT_A_DATE = ['hour', 'hours', 'hr', 'hh', 'minute', 'minutes', 'min', 'time', 'am', 'pm', 'exp', 'expiry', 'expires', 'expiration', 'valid', 'card', 'cc', 'cvv', 'per', 'qty', 'quantity', 'count', 'number', 'num', 'no', 'age', 'size', 'tax', 'fiscal', 'built', 'model', 'duration', 'length', 'term', 'days', 'months', 'years', 'weeks', 'payment', 'billing', 'every', 'each'];
+
+/** What a box's names say it holds: one part named, no other, and no word of something else ("Day", "DD", "Birth year", "YYYY"). */
+export function datePartOfName(names: string): DatePart | undefined {
+  const words = wordsOf(names);
+  if (words.some((word) => NOT_A_DATE.includes(word))) return undefined;
+  const named = (Object.keys(PART_WORDS) as DatePart[]).filter((part) => words.some((word) => PART_WORDS[part].includes(word)));
   return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * Whether a select whose options read as `part` is named for it: its names say that part or a date
+ * (a birth date's month select, named "month", "dob_month" or labelled "Date of birth"), and
+ * nothing else a 1 to 12 or a year could be (an hour, an expiry, a tax year).
+ */
+export function namesDatePart(names: string, part: DatePart): boolean {
+  const words = wordsOf(names);
+  if (words.some((word) => NOT_A_DATE.includes(word))) return false;
+  const other = (Object.keys(PART_WORDS) as DatePart[]).filter((candidate) => candidate !== part && words.some((word) => PART_WORDS[candidate].includes(word)));
+  if (other.length > 0 && !words.some((word) => PART_WORDS[part].includes(word))) return false;
+  return words.some((word) => PART_WORDS[part].includes(word) || DATE_WORDS.includes(word));
 }
 
 /**
