@@ -62,7 +62,7 @@ function coveredByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode
  * for 2020/08/29) covers it; the value typed into another field does not, so a recorded field is
  * never left empty by a re-join.
  */
-function typedByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[]): boolean {
+export function typedByDetour(cached: TrajectoryNode, detour: readonly TrajectoryNode[]): boolean {
   if (cached.action.type !== 'type') return false;
   const names = new Set([...templateNames(cached.action.text), ...Object.keys(cached.state.literalOf ?? {})]);
   if (names.size === 0) return false;
