@@ -22,7 +22,7 @@ import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { locateTarget } from './locateTarget.js';
 import { renderWaitFor, waitForShown } from './waitCondition.js';
 import { toolPreCheck } from './toolChecks.js';
-import { applyFormats, parseFormatSpec } from '../params/format.js';
+import { decidedReading } from './decidedReading.js';
 import { describeWindow } from './runWindows.js';
 import type { TrajectoryNode } from './trajectoryNode.js';
 import { setsOtherValue } from './paramBindings.js';
@@ -203,27 +203,6 @@ async function checkTarget(env: CheckEnvironment, node: TrajectoryNode, bound: A
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
   const liveTypeMode = typeMode === 'replace' && !target.hasText ? 'keys' : typeMode;
   return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target, ...(crop ? { crop } : {}) };
-}
-
-/**
- * The text a step kept literal for one parameter read more than one way (NodeState.readings)
- * types with this run's value, when the value decides: only one reading can read it (a day over
- * 12), or every reading renders it alike. Undefined when it does not.
- */
-function decidedReading(node: TrajectoryNode, params: BoundParams): string | undefined {
-  const readings = node.state.readings;
-  const value = readings ? params.get(readings.param) : undefined;
-  if (!readings || value === undefined || params.isSecret(readings.param) || Object.keys(node.state.literalOf ?? {}).length !== 1) return undefined;
-  const rendered = new Set<string>();
-  for (const spec of readings.formats) {
-    try {
-      const text = applyFormats(value, parseFormatSpec(spec));
-      if (text !== null) rendered.add(text);
-    } catch {
-      return undefined;
-    }
-  }
-  return rendered.size === 1 ? [...rendered][0] : undefined;
 }
 
 /** Renders the node's templates with this run's values; a string is the reason it cannot be. */
