@@ -36,10 +36,11 @@ async function runKeeping(context: import('@playwright/test').BrowserContext, ro
   const started = Date.now();
   const result = await rote.run(page, { task: `Use ${new URL(url).pathname}`, agent: agent(page), timeout: TIMEOUT_MS, checkTimeout: 1000 });
   const elapsed = Date.now() - started;
-  // A page a dialog still holds would not answer this.
-  const answered = Date.now();
-  await expect(page.evaluate(() => document.readyState)).resolves.toBe('complete');
-  return { page, result, elapsed, answerMs: Date.now() - answered };
+  // A page a dialog still holds would never answer this; a usable one answers at once (a few ms
+  // here), and 10 s tells the two apart on a busy machine too.
+  const answer = await Promise.race([page.evaluate(() => document.readyState), new Promise<string>((resolve) => setTimeout(() => resolve('no answer in 10 s: a dialog still holds the page'), 10_000))]);
+  expect(answer).toBe('complete');
+  return { page, result, elapsed };
 }
 
 for (const [kind, outcome] of [
@@ -47,21 +48,19 @@ for (const [kind, outcome] of [
   ['confirm', 'discarded'],
 ] as const) {
   test(`a plain agent meets ${kind === 'alert' ? 'an' : 'a'} ${kind}: accepted by rote's rule, said in the result, the page handed back free`, async ({ app, rote, context }) => {
-    const { page, result, answerMs } = await runKeeping(context, rote, app.url(`/${kind}`), (at) => plainAgent(at));
+    const { page, result } = await runKeeping(context, rote, app.url(`/${kind}`), (at) => plainAgent(at));
     expect(result.status, result.error).toBe('agent');
     await expect(page.locator('#status')).toHaveText(outcome);
     expect(result.dialogs).toEqual([expect.objectContaining({ step: 0, type: kind, outcome: 'accepted', by: 'rule' })]);
-    expect(answerMs).toBeLessThan(1_000);
-  });
+    });
 }
 
 test('a plain agent that reads the page while a prompt holds it: the run ends by its deadline, names the prompt, and dismisses it', async ({ app, rote, context }, testInfo) => {
-  const { page, result, elapsed, answerMs } = await runKeeping(context, rote, app.url('/prompt'), (at) => plainAgent(at));
+  const { page, result, elapsed } = await runKeeping(context, rote, app.url('/prompt'), (at) => plainAgent(at));
   expect(result.status).toBe('failed');
   expect(result.errorCode).toBe('timeout');
   expect(result.error).toMatch(/timeout of 6000ms exceeded at step 1 while waiting for the agent \(a prompt "Name of the copy\?" was open; it was dismissed\)/);
   expect(elapsed).toBeLessThan(BOUND_MS);
-  expect(answerMs).toBeLessThan(1_000);
   await expect(page.locator('#status')).toHaveText('cancelled');
   expect(result.dialogs).toEqual([expect.objectContaining({ type: 'prompt', message: 'Name of the copy?', outcome: 'dismissed', by: 'rule' })]);
   // The report's timeline says what became of the prompt.
@@ -95,10 +94,9 @@ test('an agent that answers a prompt without deciding it is asked once more, say
 });
 
 test('an agent whose next() never returns is abandoned at the deadline', async ({ app, rote, context }) => {
-  const { result, elapsed, answerMs } = await runKeeping(context, rote, app.url('/bell'), () => ({ next: () => new Promise<AgentAnswer>(() => undefined) }));
+  const { result, elapsed } = await runKeeping(context, rote, app.url('/bell'), () => ({ next: () => new Promise<AgentAnswer>(() => undefined) }));
   expect(result.status).toBe('failed');
   expect(result.errorCode).toBe('timeout');
   expect(result.error).toMatch(/timeout of 6000ms exceeded at step 1 while waiting for the agent/);
   expect(elapsed).toBeLessThan(BOUND_MS);
-  expect(answerMs).toBeLessThan(1_000);
 });

@@ -185,12 +185,13 @@ test('repeated 500s and a request timeout end the run as failed, with a clear me
 
   // The run's deadline bounds the request too: the observation carries it, and the agent's own
   // 60 s request timeout does not keep the run waiting past it.
-  fake.queue({ http: 200, delayMs: 5_000 });
-  const late = await rote.run(await openForm(), { task: INTAKE_TASK, params: first, agent: computerAgent(fake, { maxRetries: 0 }), timeout: 1_500 });
+  // 5 s, so the first observation is taken well before the deadline on a busy machine too.
+  fake.queue({ http: 200, delayMs: 10_000 });
+  const late = await rote.run(await openForm(), { task: INTAKE_TASK, params: first, agent: computerAgent(fake, { maxRetries: 0 }), timeout: 5_000 });
   expect(late.status).toBe('failed');
   const bound = Number(/responses\.create request timed out after (\d+) ms/.exec(late.error ?? '')?.[1]);
   expect(late.error).toContain('responses.create request timed out after');
-  expect(bound).toBeLessThanOrEqual(1_500);
+  expect(bound).toBeLessThanOrEqual(5_000);
 });
 
 test('the token and model-call budgets of a run stop it before the next request', async ({ rote, openForm, fake }) => {

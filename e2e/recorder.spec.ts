@@ -95,7 +95,9 @@ test('a person fills the intake form: each input is performed once, and the reco
 });
 
 test('keys, a select chosen by its own keys, a checkbox and Enter to submit are recorded; closing the page finishes', async ({ app, rote, page, context }) => {
-  const agent = await PersonAgent.attach(page);
+  // Long pauses: the keys a busy machine sends slowly (Backspace after "Lovelacx") are still one
+  // typing; each typing here ends by the next action anyway, so nothing waits them out.
+  const agent = await PersonAgent.attach(page, { typingPauseMs: 5_000, midValuePauseMs: 8_000 });
   await page.goto(app.url);
   const recording = rote.run(page, { task: INTAKE_TASK, params: first, agent, mode: 'record' });
   const you = person(page, agent);
@@ -164,7 +166,9 @@ test('a wheel gesture is one scroll step the engine performs; the click after it
     <iframe srcdoc="<button>Inside</button>" style="display:block;height:80px"></iframe><div style="height:1200px"></div></body>`;
   await page.route('http://rote.test/**', (route) => route.fulfill({ contentType: 'text/html', body: html }));
   const notices: string[] = [];
-  const agent = await PersonAgent.attach(page, { onNotice: (notice) => notices.push(notice) });
+  // A long rest before the wheel gesture becomes a step: five wheel events a busy machine sends
+  // slowly are still one gesture, and the page is still unscrolled when the test looks.
+  const agent = await PersonAgent.attach(page, { onNotice: (notice) => notices.push(notice), gesturePauseMs: 3_000 });
   await page.goto('http://rote.test/far');
   const rote = await Rote.open({ store: ':memory:' });
   try {
@@ -174,7 +178,7 @@ test('a wheel gesture is one scroll step the engine performs; the click after it
     for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 300);
     // Held back from the page until the gesture ends; then the engine scrolls.
     expect(await page.evaluate('window.scrollY')).toBe(0);
-    await expect.poll(() => page.evaluate('window.scrollY')).toBe(1500);
+    await expect.poll(() => page.evaluate('window.scrollY'), { timeout: 15_000 }).toBe(1500);
     const you = person(page, agent);
     await you.click(page.getByRole('button', { name: 'Far button' }));
     await expect.poll(() => page.evaluate('window.clicks')).toBe(1);

@@ -68,9 +68,10 @@ test('no secret value is in any byte rote writes: store, WAL, CLI output, export
     app.buttonLabel = 'Log in';
 
     // Killed after it typed the secret and submitted, while the app takes its time to answer.
-    app.answerDelayMs = 5_000;
+    // 30 s: far longer than the test takes to see the login and kill the run, however busy the machine.
+    app.answerDelayMs = 30_000;
     const killed = startCli(['run', key, '--param', 'user=ada', '--secret', 'password=env:SWEEP_PW', '--store', store], { env: { SWEEP_PW: SECRETS[3] } });
-    await expect.poll(() => app.logins.length, { timeout: 60_000 }).toBe(3);
+    await expect.poll(() => app.logins.length, { timeout: 60_000, intervals: [50] }).toBe(3);
     killed.child.kill('SIGKILL');
     await killed.exited();
     printed.push({ path: 'rote run (killed)', bytes: Buffer.from(killed.output) });

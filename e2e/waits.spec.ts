@@ -16,6 +16,9 @@ const test = appTest(() => startCorpusApp(11)).extend<{ run: Run }>({
 const stoppedAt = (app: CorpusApp) => Number(app.submissions.at(-1)?.fields.stoppedAt);
 
 test('a wait for a progress value replays as that value, on loads of every speed, with no agent call', async ({ app, run }) => {
+  // Slow ticks: the bound below (5 ticks past where the recording stopped) is then a second of
+  // reaction, which a busy 2-core machine keeps; at 40 ms a tick it measured the machine's load.
+  app.set({ slowProgress: true });
   const recorded = await run('/progress', { target: '60' });
   expect(recorded.status).toBe('agent');
   const recordedStop = stoppedAt(app);
@@ -54,20 +57,25 @@ test('a value the page never shows is never clicked through: replay-only diverge
   }
 });
 
-test('a run given 2 s whose next step waits for a state that never comes ends failed, naming the step and what it waited for', async ({ app, run }) => {
+test('a run given 8 s whose next step waits for a state that never comes ends failed, naming the step and what it waited for', async ({ app, run }) => {
   await run('/progress', { target: '60' });
   app.set({ progress: 'stall' });
-  const result = await run('/progress', { target: '60' }, { timeout: 2000 });
+  // 8 s, so the steps before Stop are done well before the deadline on a busy machine too: the
+  // deadline then falls while Stop waits, which is what this test is about.
+  const result = await run('/progress', { target: '60' }, { timeout: 8000 });
   expect(result.status).toBe('failed');
-  expect(result.error).toMatch(/timeout of 2000ms exceeded at step \d+ \(Stop\): waiting for #progress to show "\d+%"( and have aria-valuenow="\d+")? \(it shows "\d+%"\)/);
+  expect(result.error).toMatch(/timeout of 8000ms exceeded at step \d+ \(Stop\): waiting for #progress to show "\d+%"( and have aria-valuenow="\d+")? \(it shows "\d+%"\)/);
   // Bounded by the run's deadline plus the grace the README states (3 s), not by any wait of its own.
-  expect(result.durationMs).toBeLessThan(2000 + 3000);
+  expect(result.durationMs).toBeLessThan(8000 + 3000);
   expect(app.submissions).toHaveLength(1);
 });
 
 test('a target that looks different when its wait is over is handed over at that moment, not after the process has run out', async ({ app, run }) => {
+  // Slow ticks: from 60 % to 100 % is then 6 to 10 s, room for a hand-over at the recorded moment
+  // on a busy machine, while waiting out the patience (twice the recorded wait) still runs to 100 %.
+  app.set({ slowProgress: true });
   await run('/progress', { target: '60' });
-  app.set({ restyledStop: true });
+  app.set({ slowProgress: true, restyledStop: true });
   const handed = await run('/progress', { target: '60' });
   expect(handed.status).toBe('mixed');
   expect(handed.divergences[0]?.reason).toMatch(/looks different/);

@@ -80,9 +80,10 @@ test('30 rows on 3 workers: each submitted once, with its values; a worker SIGKI
   const workers = await startWorkers(pgStore, 3);
   const killedRow = rows[16]!;
   const held = front.holdNext((body) => new URLSearchParams(body).get('last_name') === killedRow.lastName);
-  // A short deadline, so the killed worker's job expires (deadline + 60 s) within the test; not so
-  // short that a replay on a busy machine (3 Chromiums on 2 cores) meets it.
-  const run = startCli(['run', recorded.taskKey, '--url', url, '--rows', csv, '--timeout', '25000', '--json', '--store', pgStore]);
+  // A deadline short enough that the killed worker's job expires (deadline + 60 s: 2 minutes)
+  // well within the test, and long enough that no replay meets it on a busy machine (3 Chromiums
+  // and the other test's browser on 2 cores), which would retry a row and change what is counted.
+  const run = startCli(['run', recorded.taskKey, '--url', url, '--rows', csv, '--timeout', '60000', '--json', '--store', pgStore]);
   let killedPid: number;
   const db = new pg.Client({ connectionString: pgStore });
   await db.connect();

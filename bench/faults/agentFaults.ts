@@ -25,7 +25,7 @@ const RUN_TIMEOUT_MS = 8_000;
 const GRACE_MS = 3_000;
 const HANG_MS = RUN_TIMEOUT_MS + GRACE_MS + 20_000;
 /** A page a dialog holds answers nothing; one that is free answers an evaluate in a few ms. */
-const ANSWER_MS = 2_000;
+const ANSWER_MS = 10_000;
 
 /** On the first click into a field, the page asks a question with a native prompt (once per tab). */
 const PROMPT_ON_FIRST_CLICK = `(function () {

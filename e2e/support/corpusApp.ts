@@ -20,6 +20,11 @@ export type CorpusConditions = {
   shuffleIcons?: boolean;
   /** The progress moves in uneven jumps of 3 to 9 %, or stops at 40 %. */
   progress?: 'steady' | 'jumps' | 'stall';
+  /**
+   * Each 1 % of the progress takes 150 to 250 ms instead of 40 to 60 ms: for a test that bounds
+   * where a run stops it, so the bound measures the run's reaction in ticks a busy machine can keep.
+   */
+  slowProgress?: boolean;
   /** A clock ticking four times a second above the progress. */
   clock?: boolean;
   /** The Stop button is drawn in another style (a restyled page): the same control, another look. */
@@ -158,8 +163,8 @@ function toolbarPage(random: Random, shuffle: boolean): string {
 }
 
 /** Start a process, wait until its indicator shows at least `params.target` %, stop it. The speed differs per load. */
-function progressPage(random: Random, options: { jumps: boolean; stall: boolean; clock: boolean; restyledStop: boolean }): string {
-  const tickMs = random.int(40, 60);
+function progressPage(random: Random, options: { jumps: boolean; stall: boolean; clock: boolean; restyledStop: boolean; slow: boolean }): string {
+  const tickMs = options.slow ? random.int(150, 250) : random.int(40, 60);
   return layout(
     'Indexing',
     `${options.clock ? '<div>Server time: <span id="clock"></span></div><script>setInterval(function () { document.getElementById("clock").textContent = new Date().toTimeString().slice(0, 8); }, 250);</script>' : ''}
@@ -268,7 +273,7 @@ export async function startCorpusApp(seed = 1): Promise<CorpusApp> {
       case '/toolbar':
         return sendHtml(res, 200, toolbarPage(next(), conditions.shuffleIcons === true));
       case '/progress':
-        return sendHtml(res, 200, progressPage(next(), { jumps: conditions.progress === 'jumps', stall: conditions.progress === 'stall', clock: conditions.clock === true, restyledStop: conditions.restyledStop === true }));
+        return sendHtml(res, 200, progressPage(next(), { jumps: conditions.progress === 'jumps', stall: conditions.progress === 'stall', clock: conditions.clock === true, restyledStop: conditions.restyledStop === true, slow: conditions.slowProgress === true }));
       case '/late':
         return sendHtml(res, 200, latePage(next()));
       case '/ajax':

@@ -12,12 +12,11 @@ export type PersonAgentOptions = {
   typingPauseMs?: number;
   /** The pause while the typed text is the start of a parameter's value: the person is mid-value. Default 4000. */
   midValuePauseMs?: number;
+  /** A wheel gesture or a select's changes become one step after resting this long (ms). Default 300. */
+  gesturePauseMs?: number;
   /** Told when some input could not be recorded, in words for the person. */
   onNotice?: (message: string) => void;
 };
-
-/** How long a wheel gesture or a select's changes rest before they are one step. */
-const GESTURE_PAUSE_MS = 300;
 
 /**
  * A person at the browser, as an ordinary Agent. Their clicks, typing, keys, wheel and choices in
@@ -58,6 +57,7 @@ export class PersonAgent implements Agent {
   private readonly listeners: (() => void)[] = [];
   private readonly typingPauseMs: number;
   private readonly midValuePauseMs: number;
+  private readonly gesturePauseMs: number;
   /** Where the engine's actions left the pointer (a fresh page's is at 0, 0). */
   private pointer = { x: 0, y: 0 };
   private page!: CapturePage;
@@ -65,11 +65,12 @@ export class PersonAgent implements Agent {
   private constructor(private readonly options: PersonAgentOptions) {
     this.typingPauseMs = options.typingPauseMs ?? 1000;
     this.midValuePauseMs = options.midValuePauseMs ?? 4000;
+    this.gesturePauseMs = options.gesturePauseMs ?? 300;
   }
 
   /** Starts capturing on `page` (this document and every later one). Attach before `page.goto`. */
   static async attach(page: Page, options: PersonAgentOptions = {}): Promise<PersonAgent> {
-    for (const name of ['typingPauseMs', 'midValuePauseMs'] as const) {
+    for (const name of ['typingPauseMs', 'midValuePauseMs', 'gesturePauseMs'] as const) {
       const value = options[name];
       if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
         throw new RoteError('invalid-argument', `PersonAgent.attach: options.${name} must be a whole number of milliseconds from 1 up, got ${JSON.stringify(value)}`);
@@ -278,7 +279,7 @@ export class PersonAgent implements Agent {
     // end of the recording ends it.
     if (kind === 'text' && this.batcher.pendingText?.secret) return;
     // A scroll gesture or a select's choice is over sooner than typing: the page should follow.
-    const wait = kind !== 'text' ? GESTURE_PAUSE_MS : this.batcher.typingIsStartOf(this.paramValues) ? this.midValuePauseMs : this.typingPauseMs;
+    const wait = kind !== 'text' ? this.gesturePauseMs : this.batcher.typingIsStartOf(this.paramValues) ? this.midValuePauseMs : this.typingPauseMs;
     this.pauseTimer = setTimeout(() => {
       this.pauseTimer = undefined;
       // While the engine performs, later input is queued: the pause is counted again when it asks.

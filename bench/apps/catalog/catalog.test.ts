@@ -23,7 +23,9 @@ let app: CatalogApp;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  app = await startCatalogApp();
+  // Slow ticks: the unit tests share two cores with each other, and the drive loop must stop the
+  // progress inside 60 to 90 % (see CatalogAppOptions.tickMs).
+  app = await startCatalogApp({ tickMs: [150, 250] });
 }, 60_000);
 
 afterAll(async () => {
