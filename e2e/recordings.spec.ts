@@ -9,7 +9,7 @@ import { demoAgent } from '../src/demo/demoAgent.js';
 import { submissionProblems, type PatientParams } from '../src/demo/patients.js';
 import type { RunResult } from '../src/engine/runResult.js';
 import { secret } from '../src/params/secret.js';
-import { filesOf } from '../src/recordings/folderFiles.js';
+import { filesOf } from './support/folderFiles.js';
 import { exportRecording } from '../src/recordings/exportRecording.js';
 import { importRecording } from '../src/recordings/importRecording.js';
 import { Rote } from '../src/rote.js';

@@ -95,6 +95,10 @@ test('a report of real runs: totals, timeline, the three images of a divergence,
   expect(kinds).toContain('rejoined');
   await expect(page.locator('#timeline li.step').first()).toContainText('Dismiss');
   await expect(page.locator('#step-counts')).toHaveText(`${mixed.result.cachedSteps - 1} cached, 0 relocated, ${mixed.result.agentSteps} agent, 1 re-joined`);
+  // The values the run was given, first thing on its page.
+  await expect(page.locator('#run-values li')).toHaveCount(Object.keys(third).length);
+  await expect(page.locator('#run-values')).toContainText(`lastName = ${third.lastName}`);
+  await expect(page.locator('#run-values')).toContainText(`firstName = ${third.firstName}`);
   // A picture before every step that has a target; durations shown.
   const withPictures = await page.locator('#timeline li.step .thumb img').count();
   expect(withPictures).toBeGreaterThanOrEqual(mixed.result.steps.length - 2);

@@ -123,6 +123,10 @@ test('page text with markup is shown as text in the report, and no byte of the r
 
     const dir = testInfo.outputPath('report');
     await writeReport(rote.store, {}, dir);
+    // Each run's page shows its values, the secret masked.
+    const failedPage = readFileSync(join(dir, 'runs', `${failed.runId}.html`), 'utf8');
+    expect(failedPage).toContain('<code>claim</code> = <code>C-400</code>');
+    expect(failedPage).toContain('<code>pin</code> = <code>********</code>');
 
     // Not one byte of any file holds a secret: pages, the marker, the pictures.
     const files = filesUnder(dir);

@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPostgres, type PostgresServer } from '../../e2e/support/postgresServer.js';
-import { SqliteStore } from './sqliteStore.js';
-import type { Store, StoreDialect } from './store.js';
-import { PostgresStore } from './postgres/postgresStore.js';
+import { startPostgres, type PostgresServer } from './postgresServer.js';
+import { SqliteStore } from '../../src/store/sqliteStore.js';
+import type { Store, StoreDialect } from '../../src/store/store.js';
+import { PostgresStore } from '../../src/store/postgres/postgresStore.js';
 
 export type StoreHarness = {
   dialect: StoreDialect;

@@ -1,6 +1,6 @@
 /** Rows the store tests build on: one task, a node of it, a run's result. */
 import { randomUUID } from 'node:crypto';
-import type { NewNodeRow, RunResult, TaskRow } from './rows.js';
+import type { NewNodeRow, RunResult, TaskRow } from '../../src/store/rows.js';
 
 export const task = (over: Partial<TaskRow> = {}): TaskRow => ({
   id: 'task-1',

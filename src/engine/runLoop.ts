@@ -177,7 +177,7 @@ export class RunLoop {
 
   async execute(): Promise<RunResult> {
     const { store, identity, mode, context, params } = this.input;
-    await store.beginRun({ id: this.ledger.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid, jobId: this.input.jobId ?? null });
+    await store.beginRun({ id: this.ledger.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid, jobId: this.input.jobId ?? null, params: params.shown() });
     let status: RunStatus;
     let error: string | undefined;
     let errorCode: RoteErrorCode | undefined;

@@ -3,7 +3,7 @@ import { fold } from './fold.js';
 import { renderingsOf } from './format.js';
 import { piecesOf, type PieceStrength } from './pieces.js';
 import type { ParamKind } from './paramType.js';
-import { SECRET_MASK } from './secret.js';
+import { SECRET_MASK, redactValues } from './secret.js';
 
 /**
  * The parameters of one run, bound: every value as the text it puts on the page, together with
@@ -130,6 +130,15 @@ export class BoundParams {
   /** The values as an agent, a log or a result may see them: secrets shown as the mask. */
   masked(): Record<string, string> {
     return Object.fromEntries(this.entries().map(([name, value]) => [name, this.secretNames.has(name) ? SECRET_MASK : value]));
+  }
+
+  /**
+   * The values as a run's record keeps them for its report: `masked()`, and a secret's value that
+   * stands inside another value (a PIN inside a note) redacted there too.
+   */
+  shown(): Record<string, string> {
+    const secrets = this.secretValues();
+    return Object.fromEntries(this.entries().map(([name, value]) => [name, this.secretNames.has(name) ? SECRET_MASK : redactValues(value, secrets)]));
   }
 
   /** Printed or JSON-encoded (a log line, an error's details), secrets show only as the mask. */

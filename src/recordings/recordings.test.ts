@@ -8,7 +8,7 @@ import { BoundParams } from '../params/boundParams.js';
 import { taskIdentity } from '../params/taskKey.js';
 import type { NewNodeRow, NodeRow } from '../store/rows.js';
 import { openStore, type Store } from '../store/store.js';
-import { filesOf } from './folderFiles.js';
+import { filesOf } from '../../e2e/support/folderFiles.js';
 import { exportRecording } from './exportRecording.js';
 import { importRecording } from './importRecording.js';
 import { readRecording } from './readRecording.js';

@@ -1,4 +1,4 @@
-import type { RunStatus } from '../store/schema.js';
+import type { RunStatus } from '../store/columnValues.js';
 import { html, type Markup } from './markup.js';
 import type { ReportRun } from './reportModel.js';
 

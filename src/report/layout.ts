@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RunStatus } from '../store/schema.js';
+import type { RunStatus } from '../store/columnValues.js';
 import { STATUS_COLOURS } from './charts.js';
 import { html, Markup } from './markup.js';
 
@@ -66,6 +66,7 @@ pre.error { background: #fff0f0; border: 1px solid #f0b4b4; padding: 8px; white-
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
 dl.facts dt { color: #656d76; }
 dl.facts dd { margin: 0; word-break: break-word; }
+ul.values { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 2px 16px; }
 `;
 
 /** The status as a coloured badge; colours come from the charts' palette so the two agree. */

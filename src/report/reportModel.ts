@@ -1,6 +1,6 @@
 import { actionSchema, describeAction } from '../actions/action.js';
 import type { NodeRow, RunRow, RunStepRow } from '../store/rows.js';
-import type { RunStatus } from '../store/schema.js';
+import type { RunStatus } from '../store/columnValues.js';
 import type { SlotRow } from '../store/scheduleStore.js';
 import type { Store } from '../store/store.js';
 import { runEventsSchema, type RunEvents } from '../engine/runEvents.js';
@@ -61,6 +61,8 @@ export type ReportRun = {
   dialogs: ReportDialog[];
   counts: Record<ReportStepKind, number>;
   schedules: string[];
+  /** The values the run was given (secrets masked), in the order given; null for runs stored before values were kept. */
+  values: [name: string, value: string][] | null;
 };
 
 export type ReportNode = {
@@ -193,7 +195,14 @@ function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, N
     dialogs: recorded.dialogs ?? [],
     counts,
     schedules,
+    values: valuesOf(run.params),
   };
+}
+
+/** A record's values as name and text; a column that does not read as one (a hand-edited row) shows none. */
+function valuesOf(params: unknown): [string, string][] | null {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return null;
+  return Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]);
 }
 
 /** Children under their parents, most used first: the usual path on top, detours below it. */

@@ -26,6 +26,7 @@ export function runPage(run: ReportRun, images: ImageLinks, scope: string): stri
 <h1>${statusBadge(run.status)} ${run.task}</h1>
 <dl class="facts">
   <dt>Run</dt><dd><code>${run.id}</code></dd>
+  <dt>Values</dt><dd id="run-values">${valuesList(run.values)}</dd>
   <dt>Task</dt><dd>${run.taskId ? html`<a href="${up}${reportPaths.task(run.taskId)}">trajectory of this task</a>` : 'none stored'}</dd>
   ${run.schedules.length > 0 ? html`<dt>Schedule</dt><dd>${run.schedules.map((name, index) => html`${index > 0 ? ', ' : ''}<a href="${up}${reportPaths.schedule(name)}">${name}</a>`)}</dd>` : ''}
   <dt>Started</dt><dd>${formatTime(run.startedAt)} UTC</dd>
@@ -39,6 +40,13 @@ ${screen ? html`<h2>Last screen</h2><div class="screen"><a href="${up}${screen}"
 <h2>Timeline</h2>
 ${entries.length > 0 ? html`<ol class="timeline" id="timeline">${entries.map((entry) => entry.markup)}</ol>` : html`<p class="muted">No step ran.</p>`}`;
   return page({ title: `Run ${run.id.slice(0, 8)}`, depth: 1, scope, body });
+}
+
+/** The run's values, one `name = value` each, as the run was given them (secrets are stored masked). */
+function valuesList(values: ReportRun['values']): Markup {
+  if (values === null) return html`<span class="muted">not kept for this run</span>`;
+  if (values.length === 0) return html`<span class="muted">none</span>`;
+  return html`<ul class="values">${values.map(([name, value]) => html`<li><code>${name}</code> = <code>${value}</code></li>`)}</ul>`;
 }
 
 type ImageFn = (hash: string | null, alt: string, className?: string) => Markup;

@@ -7,7 +7,7 @@ function run(status: ReportRun['status'], kinds: ReportStepKind[], extra: Partia
   const steps = kinds.map((kind, index) => ({ index, kind, action: 'click (1, 1)', intent: null, target: null, durationMs: 10, thumb: null, page: null }));
   const counts = { cached: 0, relocated: 0, agent: 0, rejoined: 0 };
   for (const kind of kinds) counts[kind]++;
-  return { id: `run-${next++}`, task: 'Do it', taskId: 'key', mode: 'auto', status, startedAt: Date.UTC(2026, 10, 1), durationMs: 1000, agentCalls: 0, modelCalls: 0, tokens: 0, error: null, screenshot: null, steps, divergences: [], dialogs: [], counts, schedules: [], ...extra };
+  return { id: `run-${next++}`, task: 'Do it', taskId: 'key', mode: 'auto', status, startedAt: Date.UTC(2026, 10, 1), durationMs: 1000, agentCalls: 0, modelCalls: 0, tokens: 0, error: null, screenshot: null, steps, divergences: [], dialogs: [], counts, schedules: [], values: null, ...extra };
 }
 
 describe('totalsOf', () => {

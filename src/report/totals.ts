@@ -1,4 +1,4 @@
-import type { RunStatus } from '../store/schema.js';
+import type { RunStatus } from '../store/columnValues.js';
 import { reportStepKinds, type ReportRun, type ReportStepKind } from './reportModel.js';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import type { Rote } from '../rote.js';
 import type { ScheduleRow, SlotTrigger } from '../store/scheduleStore.js';
-import type { SlotStatus } from '../store/schema.js';
+import type { SlotStatus } from '../store/columnValues.js';
 import { writeReport } from '../report/writeReport.js';
 import { failureNotice } from './failureNotice.js';
 import type { BrowserSupply } from './browserSupply.js';

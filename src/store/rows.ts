@@ -1,13 +1,24 @@
 /**
- * Row and input types of the Store, all derived from the schema so they cannot drift from it.
+ * Row and input types of the Store. They are written out rather than inferred from the schema, so
+ * the package's declarations do not carry Drizzle's (a project that type-checks its dependencies
+ * would check those too); rowTypes.check.ts fails the build when one drifts from the schema.
  *
  * JSON columns are parsed: `tags` and `paramNames` are `string[]`; node and step `action`,
  * `fingerprint`, `box`, `cropRect`, `masks` and `state` are `unknown`, to be validated by the caller,
  * which owns those shapes. `endsRun` is a boolean, `bytes` a Buffer, timestamps epoch milliseconds.
  */
-import type { blobs, nodes, RunStatus, runSteps, runs, tasks } from './schema.js';
+import type { RunStatus, StepKind, StepOutcome } from './columnValues.js';
 
-export type TaskRow = typeof tasks.$inferSelect;
+export type TaskRow = {
+  id: string;
+  taskTemplate: string;
+  tags: string[];
+  startUrl: string;
+  paramNames: string[];
+  paramSchema: Record<string, unknown> | null;
+  createdAt: number;
+  updatedAt: number;
+};
 
 /**
  * A JSON column of a node that is not JSON (a hand edit, a damaged page): read as this instead of
@@ -21,12 +32,90 @@ export class UnreadableColumn {
 }
 /** A task with the number of its nodes (`Store.listTasks`). */
 export type TaskSummary = TaskRow & { nodes: number };
-export type NodeRow = typeof nodes.$inferSelect;
+export type NodeRow = {
+  id: string;
+  taskId: string;
+  parentId: string | null;
+  /** Where a detour re-joined the recorded path. */
+  resumeAtId: string | null;
+  action: unknown;
+  intent: string | null;
+  url: string;
+  fingerprint: unknown;
+  box: unknown;
+  cropHash: string | null;
+  cropRect: unknown;
+  masks: unknown;
+  state: unknown;
+  endsRun: boolean;
+  hits: number;
+  misses: number;
+  lastUsedAt: number | null;
+  lastSuccessAt: number | null;
+  createdAt: number;
+};
 /** A node to insert: omitted nullable fields become null, counters 0, `endsRun` false. */
-export type NewNodeRow = typeof nodes.$inferInsert;
-export type BlobRow = typeof blobs.$inferSelect;
-export type RunRow = typeof runs.$inferSelect;
-export type RunStepRow = typeof runSteps.$inferSelect;
+export type NewNodeRow = Pick<NodeRow, 'id' | 'taskId' | 'action' | 'url' | 'createdAt'> & {
+  parentId?: string | null | undefined;
+  resumeAtId?: string | null | undefined;
+  intent?: string | null | undefined;
+  fingerprint?: unknown;
+  box?: unknown;
+  cropHash?: string | null | undefined;
+  cropRect?: unknown;
+  masks?: unknown;
+  state?: unknown;
+  endsRun?: boolean | undefined;
+  hits?: number | undefined;
+  misses?: number | undefined;
+  lastUsedAt?: number | null | undefined;
+  lastSuccessAt?: number | null | undefined;
+};
+export type BlobRow = { hash: string; bytes: Buffer; size: number; createdAt: number };
+export type RunRow = {
+  id: string;
+  taskId: string | null;
+  /** The task template, never the raw parameter values. */
+  task: string;
+  mode: string;
+  status: RunStatus;
+  startedAt: number;
+  endedAt: number | null;
+  durationMs: number | null;
+  agentCalls: number;
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedSteps: number;
+  relocatedSteps: number;
+  agentSteps: number;
+  error: string | null;
+  pid: number;
+  host: string | null;
+  jobId: string | null;
+  screenshotHash: string | null;
+  events: unknown;
+  /** The values the run was given, secrets masked; null for runs stored before values were kept. */
+  params: Record<string, string> | null;
+};
+export type RunStepRow = {
+  id: number;
+  runId: string;
+  idx: number;
+  nodeId: string | null;
+  kind: StepKind;
+  action: unknown;
+  intent: string | null;
+  outcome: StepOutcome;
+  reason: string | null;
+  durationMs: number;
+  checkMs: number;
+  thumbHash: string | null;
+  pageHash: string | null;
+  expectedHash: string | null;
+  actualHash: string | null;
+  diffHash: string | null;
+};
 /** A step to insert; images omitted are null. */
 export type NewRunStepRow = Omit<RunStepRow, 'id' | StepImageKey> & Partial<Pick<RunStepRow, StepImageKey>>;
 export const stepImageKeys = ['thumbHash', 'pageHash', 'expectedHash', 'actualHash', 'diffHash'] as const;
@@ -44,6 +133,8 @@ export interface BeginRunInput {
   host?: string;
   /** The queue job this run does (a worker's run), so a retry of the job can close the run out. */
   jobId?: string | null;
+  /** The run's values as a report shows them: secrets masked (see `shownValues`). */
+  params?: Record<string, string> | null;
 }
 
 export interface NewBlob {

@@ -1,10 +1,33 @@
-import type { scheduleSlots, schedules, SlotStatus, slotTriggers } from './schema.js';
+import type { SlotStatus, slotTriggers } from './columnValues.js';
 
 export type SlotTrigger = (typeof slotTriggers)[number];
 
-export type ScheduleRow = typeof schedules.$inferSelect;
-export type NewScheduleRow = typeof schedules.$inferInsert;
-export type SlotRow = typeof scheduleSlots.$inferSelect;
+/** Written out, not inferred from the schema (see rows.ts); rowTypes.check.ts keeps them equal. */
+export type ScheduleRow = {
+  id: string;
+  name: string;
+  cron: string;
+  timezone: string;
+  job: unknown;
+  onFailure: unknown;
+  enabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+};
+export type NewScheduleRow = Omit<ScheduleRow, 'onFailure' | 'enabled'> & { onFailure?: unknown; enabled?: boolean | undefined };
+export type SlotRow = {
+  id: string;
+  scheduleId: string;
+  slotAt: number;
+  trigger: SlotTrigger;
+  status: SlotStatus;
+  startedAt: number | null;
+  endedAt: number | null;
+  pid: number | null;
+  host: string | null;
+  reason: string | null;
+  summary: unknown;
+};
 
 /**
  * Schedules and their slots, in the same database as the cache and the run log. Slots are the

@@ -6,7 +6,7 @@
  * - Timestamps are epoch milliseconds in plain integer columns (cheap to compare and sort).
  * - JSON columns (see `json` below) carry parsed values in rows; the caller validates their shape
  *   (the store does not know the action or fingerprint schemas).
- * - This file imports nothing from the project so drizzle-kit can load it on its own.
+ * - This file imports only columnValues.ts from the project, so drizzle-kit can load it on its own.
  */
 import { blob, customType, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
@@ -22,17 +22,10 @@ function json<T>(name: string) {
   })(name);
 }
 
-export const runStatuses = ['running', 'replayed', 'mixed', 'agent', 'diverged', 'failed', 'interrupted'] as const;
-export const stepKinds = ['cached', 'relocated', 'agent'] as const;
-export const stepOutcomes = ['ok', 'diverged', 'error'] as const;
+import { runStatuses, slotStatuses, slotTriggers, stepKinds, stepOutcomes } from './columnValues.js';
 
-export const slotStatuses = ['running', 'succeeded', 'failed', 'skipped', 'missed', 'interrupted'] as const;
-export const slotTriggers = ['cron', 'manual'] as const;
-
-export type RunStatus = (typeof runStatuses)[number];
-export type SlotStatus = (typeof slotStatuses)[number];
-export type StepKind = (typeof stepKinds)[number];
-export type StepOutcome = (typeof stepOutcomes)[number];
+export { runStatuses, slotStatuses, slotTriggers, stepKinds, stepOutcomes } from './columnValues.js';
+export type { RunStatus, SlotStatus, StepKind, StepOutcome } from './columnValues.js';
 
 /** One cached task: the key is a hash of the task template and its context (see cache key). */
 export const tasks = sqliteTable('tasks', {
@@ -125,6 +118,11 @@ export const runs = sqliteTable(
      * each, and handovers that no recorded step stands for (an end under other values, a fork).
      */
     events: json<unknown>('events'),
+    /**
+     * The values the run was given, as a person may read them in a report: a secret's as the mask,
+     * and a secret's value inside another value redacted. Null for runs stored before values were kept.
+     */
+    params: json<Record<string, string>>('params'),
   },
   (t) => [index('runs_status_idx').on(t.status), index('runs_job_idx').on(t.jobId)],
 );

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
 import { openDatabase } from './open.js';
 import type { RunResult } from './rows.js';
-import { finished, task } from './storeTestRows.js';
+import { finished, task } from '../../e2e/support/storeTestRows.js';
 import { SqliteStore } from './sqliteStore.js';
 
 /** What only the SQLite store has: pragmas, the file checks. The rest is the conformance suite (store.test.ts). */

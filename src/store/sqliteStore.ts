@@ -107,7 +107,7 @@ export class SqliteStore implements Store {
 
   /** Written before the run does anything, so a killed process still leaves a 'running' row. */
   async beginRun(input: BeginRunInput): Promise<void> {
-    this.guard(`begin run ${input.id}`, () => this.statements.insertRun.run({ host: hostname(), jobId: null, ...stripUndefined(input) }));
+    this.guard(`begin run ${input.id}`, () => this.statements.insertRun.run({ host: hostname(), jobId: null, params: null, ...stripUndefined(input) }));
   }
 
   /**

@@ -155,7 +155,7 @@ export function prepareStatements(db: RoteDatabase) {
 
     insertRun: db
       .insert(runs)
-      .values({ ...placeholdersFor(['id', 'taskId', 'task', 'mode', 'startedAt', 'pid', 'host', 'jobId']), status: 'running' })
+      .values({ ...placeholdersFor(['id', 'taskId', 'task', 'mode', 'startedAt', 'pid', 'host', 'jobId', 'params']), status: 'running' })
       .prepare(),
     finishRun: db
       .update(runs)

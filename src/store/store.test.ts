@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
 import { UnreadableColumn, type NodeRow } from './rows.js';
-import { finished, node, task } from './storeTestRows.js';
+import { finished, node, task } from '../../e2e/support/storeTestRows.js';
 import { openStore, type Store } from './store.js';
-import { DIALECTS, storeHarness, type StoreHarness } from './storeHarness.js';
+import { DIALECTS, storeHarness, type StoreHarness } from '../../e2e/support/storeHarness.js';
 import { postgresSkipReason } from '../../e2e/support/postgresServer.js';
 
 const DEAD_PID = 2 ** 31 - 2; // above any Linux/macOS pid_max, so never a live process

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { firstLineOf, messageOf } from '../../errors/messageOf.js';
 import { RoteError, type RoteErrorCode } from '../../errors/roteError.js';
+import { SECRET_MASK } from '../../params/secret.js';
 import type { Rote } from '../../rote.js';
 import { agentByName } from '../agentByName.js';
 import { mayPass, runBatch, succeeded, type RowOutcome } from '../batch.js';
@@ -121,7 +122,8 @@ async function recordFailedStart(rote: Rote, data: RowJob, jobId: string, outcom
   try {
     const task = await rote.store.getTask(data.taskKey);
     const taskId = task ? task.id : null;
-    await rote.store.beginRun({ id, taskId, task: task?.taskTemplate ?? `(task ${data.taskKey})`, mode: data.mode, startedAt: now, pid: process.pid, jobId });
+    const params = { ...data.values, ...Object.fromEntries(Object.keys(data.secrets).map((name) => [name, SECRET_MASK])) };
+    await rote.store.beginRun({ id, taskId, task: task?.taskTemplate ?? `(task ${data.taskKey})`, mode: data.mode, startedAt: now, pid: process.pid, jobId, params });
     await rote.store.commitRun({
       run: { id, taskId, status: outcome.status === 'interrupted' ? 'interrupted' : 'failed', endedAt: now, durationMs: 0, agentCalls: 0, cachedSteps: 0, relocatedSteps: 0, agentSteps: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, error: outcome.error ?? null },
     });

@@ -101,6 +101,8 @@ export const runs = pgTable(
      * each, and handovers that no recorded step stands for (an end under other values, a fork).
      */
     events: json<unknown>('events'),
+    /** The values the run was given, as a report shows them (secrets masked); see the SQLite schema. */
+    params: json<Record<string, string>>('params'),
   },
   (t) => [index('runs_status_idx').on(t.status), index('runs_job_idx').on(t.jobId)],
 );
