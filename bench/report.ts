@@ -1,7 +1,7 @@
 import { formatTable } from '../src/cli/table.js';
 import type { BenchResults } from './run.js';
 
-/** The benchmark's tables, as printed and as pasted into the README's Performance section. */
+/** The benchmark's tables, as printed and as pasted into docs/performance.md. */
 export function printReport(results: BenchResults, say: (line: string) => void): void {
   say(
     formatTable(

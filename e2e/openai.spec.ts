@@ -20,6 +20,7 @@ import { DEMO_PATIENTS, INTAKE_TASK, expect } from './fixtures.js';
 import { domBrain } from './support/domBrain.js';
 import { apiError, textOf, type FakeOpenAI, type FakeSafetyCheck } from './support/fakeOpenAI.js';
 import { testWithFakeModel } from './support/fakeModelTest.js';
+import { secret as secretParam } from '../src/params/secret.js';
 
 const KEY = 'sk-rote-test-7d41c9e2b8a6f3051e9d';
 const [first, second] = DEMO_PATIENTS as [(typeof DEMO_PATIENTS)[0], (typeof DEMO_PATIENTS)[1]];
@@ -340,7 +341,8 @@ test('the API key and a secret parameter appear nowhere in the store, the consol
   const dir = mkdtempSync(join(tmpdir(), 'rote-openai-'));
   const rote = await Rote.open({ store: join(dir, 'rote.db') });
   output.start();
-  const params = { ...first, accessToken: secret };
+  // A secret parameter: the store keeps a run's values for its report, a secret's only as the mask.
+  const params = { ...first, accessToken: secretParam(secret) };
   const options: Omit<RunOptions, 'agent'> = { task: INTAKE_TASK, params };
   let ok: RunResult | undefined;
   let failed: RunResult | undefined;

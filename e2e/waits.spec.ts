@@ -65,7 +65,7 @@ test('a run given 8 s whose next step waits for a state that never comes ends fa
   const result = await run('/progress', { target: '60' }, { timeout: 8000 });
   expect(result.status).toBe('failed');
   expect(result.error).toMatch(/timeout of 8000ms exceeded at step \d+ \(Stop\): waiting for #progress to show "\d+%"( and have aria-valuenow="\d+")? \(it shows "\d+%"\)/);
-  // Bounded by the run's deadline plus the grace the README states (3 s), not by any wait of its own.
+  // Bounded by the run's deadline plus the grace docs/agents.md states (3 s), not by any wait of its own.
   expect(result.durationMs).toBeLessThan(8000 + 3000);
   expect(app.submissions).toHaveLength(1);
 });

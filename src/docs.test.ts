@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The documentation cannot drift from the code it shows: each TypeScript block in docs/ is the
- * region of a file in docs/examples/ that the build type-checks (a marker line
- * `<!-- example: examples/firstReplay.ts -->`, relative to docs/, says which; the README's too), and every link between the pages, and
- * from the README into them, points at a page and a heading that exist. ROTE_UPDATE_DOCS=1
- * rewrites the blocks from their files instead.
+ * The documentation cannot drift from the code it shows: each TypeScript block in docs/ and the
+ * README is the region of a file in docs/examples/ that the build type-checks (a marker line
+ * `<!-- example: examples/firstReplay.ts -->`, relative to docs/, says which), and every link
+ * between the pages, and from the README into them, points at a page and a heading that exist.
+ * ROTE_UPDATE_DOCS=1 rewrites the blocks from their files instead.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCS = join(ROOT, 'docs');

@@ -1,9 +1,10 @@
+import { startIntakeApp } from '../demo/app/server.js';
 import { runDemo, type DemoRun } from '../demo/runDemo.js';
 import { runScheduleDemo } from '../demo/scheduleDemo.js';
 import { chooseAgent, type AgentChoiceOptions } from './agentChoice.js';
 import { formatTable } from './table.js';
 
-export type DemoCommandOptions = AgentChoiceOptions & { json?: boolean; store?: string; schedule?: boolean };
+export type DemoCommandOptions = AgentChoiceOptions & { json?: boolean; store?: string; schedule?: boolean; serve?: boolean; port?: number };
 
 /**
  * `rote demo`: four runs against the legacy intake app; exit code 1 when a check fails. The agent
@@ -13,6 +14,7 @@ export async function demoCommand(options: DemoCommandOptions, env: NodeJS.Proce
   const say = (line: string) => {
     if (!options.json) process.stdout.write(`${line}\n`);
   };
+  if (options.serve) return serveDemo(options.port ?? 3000);
   if (options.schedule) return scheduleDemoCommand(options, say);
   const agent = chooseAgent(options, env);
   say('rote demo: a legacy "Patient intake" form served on 127.0.0.1, driven in headless Chromium.');
@@ -94,4 +96,28 @@ function indent(text: string): string {
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
+}
+
+/**
+ * `rote demo --serve`: the demo's intake form on 127.0.0.1 until Ctrl+C (or SIGTERM), for a first
+ * recording and replay by hand; each form the server receives is printed, so a replay's values can
+ * be seen arriving.
+ */
+async function serveDemo(port: number): Promise<number> {
+  const app = await startIntakeApp({ port });
+  process.stdout.write(`rote demo --serve: the intake form is at ${app.url} (Ctrl+C stops it)\n`);
+  let shown = 0;
+  const poll = setInterval(() => {
+    for (const submission of app.submissions.slice(shown)) {
+      process.stdout.write(`received: ${Object.entries(submission.fields).map(([name, value]) => `${name}=${value}`).join(', ')}\n`);
+    }
+    shown = app.submissions.length;
+  }, 250);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  clearInterval(poll);
+  await app.close();
+  return 0;
 }

@@ -127,8 +127,10 @@ export function buildProgram(): Command {
     .option('--model <name>', `the model, used when OPENAI_API_KEY is set (default ${DEFAULT_MODEL}); OPENAI_BASE_URL sets the server`)
     .addOption(new Option('--tool-form <form>', 'the computer tool: preview (computer_use_preview) or batch (computer); default from the model').choices(['preview', 'batch']))
     .option('--chat-completions', 'use an OpenAI-compatible chat completions server at OPENAI_BASE_URL (vLLM, Ollama) with function tools; needs --model')
+    .option('--serve', 'only serve the demo\'s intake form on 127.0.0.1 until Ctrl+C, to record and replay it by hand (docs/getting-started.md)')
+    .option('--port <n>', 'the port --serve listens on', portNumber, 3000)
     .addHelpText('after', '\nWithout OPENAI_API_KEY (or --chat-completions) the offline demo agent runs; no model service is called.')
-    .action(async (options: { json?: boolean; schedule?: boolean; store: string; model?: string; toolForm?: 'preview' | 'batch'; chatCompletions?: boolean }) => {
+    .action(async (options: { json?: boolean; schedule?: boolean; serve?: boolean; port: number; store: string; model?: string; toolForm?: 'preview' | 'batch'; chatCompletions?: boolean }) => {
       process.exitCode = await demoCommand(options);
     });
 
@@ -236,6 +238,12 @@ function collect(value: string, previous: string[] | undefined): string[] {
 function wholeNumber(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`expected a whole number from 0 up, got ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+function portNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 65535) throw new InvalidArgumentError(`expected a port from 1 to 65535, got ${JSON.stringify(value)}`);
   return parsed;
 }
 

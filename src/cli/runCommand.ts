@@ -15,7 +15,7 @@ import { batchProgress } from './batchProgress.js';
 import { formatTable } from './table.js';
 import { exitOnUsage, USAGE_EXIT } from './usage.js';
 
-/** Exit codes of `rote run` (and the README's table of them). */
+/** Exit codes of `rote run` (and docs/cli.md's table of them). */
 export const EXIT = { ok: 0, runsFailed: 1, usage: USAGE_EXIT } as const;
 
 export type RunCommandOptions = JobArgs & {
