@@ -74,7 +74,7 @@ test('a target that looks different when its wait is over is handed over at that
   // Slow ticks: from 60 % to 100 % is then 6 to 10 s, room for a hand-over at the recorded moment
   // on a busy machine, while waiting out the patience (twice the recorded wait) still runs to 100 %.
   app.set({ slowProgress: true });
-  await run('/progress', { target: '60' });
+  expect((await run('/progress', { target: '60' })).status).toBe('agent');
   app.set({ slowProgress: true, restyledStop: true });
   const handed = await run('/progress', { target: '60' });
   expect(handed.status).toBe('mixed');

@@ -194,7 +194,7 @@ function progressPage(random: Random, options: { jumps: boolean; stall: boolean;
      var stopped = document.getElementById('stoppedAt').value;
      if (stopped) return o.click(document.getElementById('save'), 'Save');
      if (value === 0 && !window.__started) { window.__started = true; return o.click(document.getElementById('start'), 'Start'); }
-     if (value < Number(params.target)) return o.wait(150, 'Wait for the progress to reach ' + params.target + '%');
+     if (value < Number(params.target)) return o.wait(${options.slow ? 600 : 150}, 'Wait for the progress to reach ' + params.target + '%');
      return o.click(document.getElementById('stop'), 'Stop');`,
   );
 }

@@ -71,14 +71,28 @@ export class JobQueue {
     });
     try {
       await boss.start();
-      await boss.createQueue(ROW_QUEUE, { name: ROW_QUEUE, policy: 'standard' });
-      // pg-boss 10 claims with ORDER BY priority, created_on, id, which its own indexes do not cover:
-      // every claim sorts the whole queue (about 120 ms at 100,000 jobs). This one makes it an index scan.
-      // Made once, by whoever opens the queue first: asked before, since CREATE INDEX IF NOT EXISTS still needs the table's owner.
-      const { rows } = await boss.getDb().executeSql(`SELECT to_regclass('${QUEUE_SCHEMA}.rote_job_claim_idx') AS index`, []);
-      if (!(rows[0] as { index: string | null } | undefined)?.index) {
-        await boss.getDb().executeSql(`CREATE INDEX IF NOT EXISTS rote_job_claim_idx ON ${QUEUE_SCHEMA}.job (name, priority DESC, created_on, id) WHERE state < 'active'`, []);
-      }
+      // Workers that start together create the row queue's partition and the claim index at the
+      // same moment. The index is made under a lock (two CREATE INDEX IF NOT EXISTS at once can
+      // both pass the check), and a step PostgreSQL failed to break a deadlock, or that met the
+      // other's index, is done again: both steps are idempotent.
+      await retryOnRace(async () => {
+        await boss.createQueue(ROW_QUEUE, { name: ROW_QUEUE, policy: 'standard' });
+        // pg-boss 10 claims with ORDER BY priority, created_on, id, which its own indexes do not cover:
+        // every claim sorts the whole queue (about 120 ms at 100,000 jobs). This one makes it an index scan.
+        // Made once, by whoever opens the queue first: asked before, since CREATE INDEX IF NOT EXISTS still needs the table's owner.
+        const { rows } = await boss.getDb().executeSql(`SELECT to_regclass('${QUEUE_SCHEMA}.rote_job_claim_idx') AS index`, []);
+        if (!(rows[0] as { index: string | null } | undefined)?.index) {
+          await boss.getDb().executeSql(
+            `DO $$ BEGIN
+               PERFORM pg_advisory_xact_lock(hashtext('${QUEUE_SCHEMA}.rote_job_claim_idx'));
+               IF to_regclass('${QUEUE_SCHEMA}.rote_job_claim_idx') IS NULL THEN
+                 CREATE INDEX rote_job_claim_idx ON ${QUEUE_SCHEMA}.job (name, priority DESC, created_on, id) WHERE state < 'active';
+               END IF;
+             END $$`,
+            [],
+          );
+        }
+      });
     } catch (error) {
       await boss.stop({ graceful: false, wait: false }).catch(() => {});
       throw new RoteError('store', `rote: cannot start the job queue (schema ${QUEUE_SCHEMA}) at ${location}: ${explain(error)}`, { cause: error });
@@ -212,4 +226,20 @@ function explain(error: unknown): string {
   if (code === '42501') return `the role may not create the queue's schema (${message}); grant it CREATE on the database (GRANT CREATE ON DATABASE ... TO ...), or have an owner start a worker once so the schema exists`;
   if (code === 'ECONNREFUSED') return `nothing answers there (${message}); is the server running, and are the host and port right?`;
   return message;
+}
+
+/** PostgreSQL's codes for a statement failed to break a deadlock, and for a name or relation another worker made at the same moment. */
+const RACE_CODES = new Set(['40P01', '23505', '42P07']);
+
+/** Does `work` again, after a short random pause, when it lost a race with another worker's setup. */
+async function retryOnRace(work: () => Promise<void>, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const lost = RACE_CODES.has(String((error as { code?: unknown }).code)) || /deadlock detected|duplicate key value|already exists/i.test(messageOf(error));
+      if (!lost || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+    }
+  }
 }
