@@ -107,7 +107,7 @@ test('a takeover in the middle sends the task, the parameters, the steps done wi
   await popupWhileTypingDob(page);
   fake.brain = domBrain(page);
   const before = fake.requests.length;
-  const result = await rote.run(page, { task: INTAKE_TASK, params: second, agent: computerAgent(fake), checkTimeout: 500 });
+  const result = await rote.run(page, { task: INTAKE_TASK, params: second, agent: computerAgent(fake) });
 
   expect(result.status).toBe('mixed');
   expect(result.agentCalls).toBe(1);

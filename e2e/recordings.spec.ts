@@ -119,7 +119,7 @@ test('a detour the agent added (a popup) travels with the recording and replays 
   const dir = mkdtempSync(join(tmpdir(), 'rote-recordings-detour-'));
   await recordIntake(first);
   app.setPerturbations({ sessionPopup: true });
-  const detour = await runIntake(second, { checkTimeout: 500 });
+  const detour = await runIntake(second);
   expect(detour.result.status).toBe('mixed');
   const reference = await runIntake(third, { checkTimeout: 2000 });
   expect(reference.result.status).toBe('replayed');

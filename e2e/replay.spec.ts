@@ -40,7 +40,7 @@ test('a popup over the target is caught before the click, and the agent detour i
   await expect(replayOnly.page.getByRole('dialog')).toBeVisible();
   expect(await replayOnly.page.locator('input[name=first_name]').inputValue()).toBe('');
 
-  const takeover = await runIntake(second, { checkTimeout: 500 });
+  const takeover = await runIntake(second);
   expect(takeover.result.status).toBe('mixed');
   expect(takeover.result.agentCalls).toBe(1);
   expect(takeover.result.steps[0]!.kind).toBe('agent');
@@ -74,7 +74,7 @@ test('a renamed label diverges: replay-only stops there, auto hands over to the 
   expect(stopped.result.divergences.at(-1)!.reason).toContain('"First name"');
   expect(app.submissions).toHaveLength(0);
 
-  const handed = await runIntake(second, { checkTimeout: 300 });
+  const handed = await runIntake(second);
   expect(['mixed', 'agent']).toContain(handed.result.status);
   expect(handed.result.divergences[0]!.step).toBe(0);
   // The takeover costs the renamed field: the agent fills it, and the recorded path goes on after it.

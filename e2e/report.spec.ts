@@ -42,7 +42,7 @@ test('a report of real runs: totals, timeline, the three images of a divergence,
   app.setPerturbations({ sessionPopup: true });
   const diverged = await runIntake(third, { mode: 'replay-only', checkTimeout: 500 });
   expect(diverged.result.status).toBe('diverged');
-  const mixed = await runIntake(third, { checkTimeout: 500 });
+  const mixed = await runIntake(third);
   expect(mixed.result.status).toBe('mixed');
   expect(submissionProblems(third, app.submissions.at(-1))).toEqual([]);
   app.setPerturbations({ sessionPopup: false, renamedLabel: true });

@@ -104,7 +104,7 @@ test('page text with markup is shown as text in the report, and no byte of the r
     const run = async (claim: string, pin: string, options: Partial<Parameters<typeof rote.run>[1]> = {}) => {
       const page = await context.newPage();
       await page.goto(app.url);
-      const result = await rote.run(page, { task: 'File claim {{claim}}', params: { claim, pin: secret(pin) }, agent: claimsAgent(), checkTimeout: 500, ...options });
+      const result = await rote.run(page, { task: 'File claim {{claim}}', params: { claim, pin: secret(pin) }, agent: claimsAgent(), ...options });
       await page.close();
       return result;
     };
