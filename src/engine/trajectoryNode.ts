@@ -3,7 +3,7 @@ import { actionSchema, type Action } from '../actions/action.js';
 import type { Fingerprint } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
 import { identitySchema } from '../checks/identity.js';
-import { UnreadableColumn } from '../store/rows.js';
+import { UnreadableColumn, type NodeRow } from '../store/rows.js';
 import { valueKeySchema } from './valueKeys.js';
 
 /** One recorded step and the evidence that makes it safe to repeat. */
@@ -170,23 +170,8 @@ export const stateSchema = z
 
 export type NodeState = z.infer<typeof stateSchema>;
 
-type StoredNodeRow = {
-  id: string;
-  taskId: string;
-  parentId: string | null;
-  resumeAtId: string | null;
-  action: unknown;
-  intent: string | null;
-  url: string;
-  fingerprint: unknown;
-  box: unknown;
-  cropHash: string | null;
-  cropRect: unknown;
-  masks: unknown;
-  state: unknown;
-  endsRun: boolean;
-  lastSuccessAt: number | null;
-};
+/** A stored node as this file reads it: the store's row without its counters. */
+type StoredNodeRow = Omit<NodeRow, 'hits' | 'misses' | 'lastUsedAt' | 'createdAt'>;
 
 /**
  * Reads a stored row back into a node. A row that does not parse (an older or damaged entry, a
