@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BoundParams } from '../params/boundParams.js';
-import { compareUrls, isIdLike, templatedUrl } from './urlCheck.js';
+import { compareUrls, templatedUrl } from './urlCheck.js';
+import { isIdLike } from '../params/url.js';
 
 describe('compareUrls', () => {
   it('matches with the query in any order', () => {

@@ -3,16 +3,9 @@ import { kindImpliedBy } from '../params/format.js';
 import { hideSecrets, isTemplate, renderKnown, templateUses, templatize } from '../params/template.js';
 import { encodeKeepingPlaceholders, nestedQuery, writeNestedQuery } from '../params/nestedQuery.js';
 import { placeholderPattern } from '../params/paramName.js';
+import { isIdLike } from '../params/url.js';
 
 const PLACEHOLDER = placeholderPattern({ whole: true, formats: false });
-
-/**
- * A path segment or query value that names a record rather than a page: a number, a UUID, a long
- * hex string. Two URLs that differ only in such parts are the same page for another record.
- */
-export function isIdLike(part: string): boolean {
-  return /^\d+$/.test(part) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(part) || /^[0-9a-f]{12,}$/i.test(part);
-}
 
 function decode(part: string): string {
   try {

@@ -1,4 +1,5 @@
 import { RoteError } from '../errors/roteError.js';
+import { agentByName } from './agentByName.js';
 import { Rote } from '../rote.js';
 import { unattendedBrowsers } from '../scheduler/browserSupply.js';
 import { Daemon } from '../scheduler/daemon.js';
@@ -36,7 +37,7 @@ export async function daemonCommand(options: DaemonCommandOptions): Promise<numb
 
 async function runUntilSignalled(rote: Rote, catchUp: CatchUpPolicy, store: string, log: (line: string) => void): Promise<number> {
   const browsers = unattendedBrowsers();
-  const daemon = new Daemon({ rote, env: process.env, catchUp, browsers, log });
+  const daemon = new Daemon({ rote, env: process.env, agents: agentByName, catchUp, browsers, log });
   const stop = (signal: NodeJS.Signals) => void daemon.stop(`${signal}`);
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

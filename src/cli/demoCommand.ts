@@ -1,6 +1,7 @@
 import { startIntakeApp } from '../demo/app/server.js';
 import { runDemo, type DemoRun } from '../demo/runDemo.js';
 import { runScheduleDemo } from '../demo/scheduleDemo.js';
+import { agentByName } from './agentByName.js';
 import { chooseAgent, type AgentChoiceOptions } from './agentChoice.js';
 import { formatTable } from './table.js';
 
@@ -53,7 +54,7 @@ export async function demoCommand(options: DemoCommandOptions, env: NodeJS.Proce
 async function scheduleDemoCommand(options: DemoCommandOptions, say: (line: string) => void): Promise<number> {
   say('rote demo --schedule: record once, then a schedule runs the task over a CSV of patients, unattended.');
   const store = options.store === undefined || options.store === '.rote/demo.db' ? '.rote/demo-schedule.db' : options.store;
-  const result = await runScheduleDemo({ store, log: say });
+  const result = await runScheduleDemo({ store, log: say, agents: agentByName });
   const summary = result.slot.summary;
   const failures = [
     ...(result.slot.status === 'succeeded' ? [] : [`the slot ended ${result.slot.status}${result.slot.reason ? `: ${result.slot.reason}` : ''}`]),

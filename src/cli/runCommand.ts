@@ -1,4 +1,5 @@
 import { RoteError } from '../errors/roteError.js';
+import { agentByName } from './agentByName.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { Rote } from '../rote.js';
 import { checkReportFolder, writeReport } from '../report/writeReport.js';
@@ -45,7 +46,7 @@ export async function runCommand(taskReference: string, options: RunCommandOptio
     try {
       // Rows on a PostgreSQL store go through its queue, opened (and its version checked) before anything else is done.
       if (rote.store.dialect === 'postgres' && spec.rowsFile !== undefined) queue = await openQueue(options.store);
-      const job = await prepareJob(spec, rote.store, io.env, where);
+      const job = await prepareJob(spec, { store: rote.store, env: io.env, agents: agentByName }, where);
       return await execute(job, rote, queue, options, io);
     } finally {
       try {

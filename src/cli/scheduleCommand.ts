@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentByName } from './agentByName.js';
 import { isPostgresUrl } from '../store/store.js';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -48,7 +49,7 @@ export async function scheduleAdd(name: string, task: string, options: ScheduleA
       if (await rote.store.schedules.byName(name)) throw new RoteError('invalid-argument', `${where}: a schedule of that name exists (rote schedule show ${name}); remove it first or pick another name`);
       // Checked as the daemon will, but with stand-ins for secrets: their variables are the daemon's.
       const standIns = Object.fromEntries(Object.values(spec.secrets).map((variable) => [variable, io.env[variable] || 'set-at-run-time']));
-      const job = await prepareJob(spec, rote.store, { ...io.env, ...standIns }, where);
+      const job = await prepareJob(spec, { store: rote.store, env: { ...io.env, ...standIns }, agents: agentByName }, where);
       const stored: JobSpec = job.fromFolder ? spec : { ...spec, task: job.task.id };
       const now = Date.now();
       await rote.store.schedules.add({ id: randomUUID(), name, cron: options.cron, timezone, job: stored, onFailure, enabled: !options.paused, createdAt: now, updatedAt: now });
@@ -144,7 +145,7 @@ export function scheduleRunNow(name: string, options: { store: string; json?: bo
       // One slot of a schedule at a time, whoever runs it: the daemon's slot under way is not doubled.
       if (await rote.store.schedules.isRunning(row.id)) throw new RoteError('invalid-argument', `rote schedule run-now: a slot of "${name}" is running now (rote schedule show ${name}); run it again when that one has ended`);
       const log = (line: string) => (options.json ? undefined : io.out(`${line}\n`));
-      const ended = await runSlotHere({ rote, env: io.env, browsers, log }, options.store, read.schedule, row);
+      const ended = await runSlotHere({ rote, env: io.env, agents: agentByName, browsers, log }, options.store, read.schedule, row);
       if (!ended) throw new RoteError('internal', `rote schedule run-now: the slot was taken by another process`);
       if (options.json) io.out(`${JSON.stringify(ended)}\n`);
       return ended.status === 'succeeded' ? 0 : 1;

@@ -1,4 +1,5 @@
 import { RoteError } from '../errors/roteError.js';
+import { agentByName } from './agentByName.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { Rote } from '../rote.js';
 import { MAX_CONCURRENCY } from '../scheduler/jobSpec.js';
@@ -38,7 +39,7 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<numb
     const stopping = new AbortController();
     try {
       queue = await JobQueue.open(options.store, { schedule: true, onTrouble: log });
-      const deps = { rote, browsers, env: process.env, log, stop: stopping.signal };
+      const deps = { rote, browsers, env: process.env, agents: agentByName, log, stop: stopping.signal };
       await queue.work(ROW_QUEUE, options.concurrency, (job) => runRowJob(deps, job));
       const slots = new SlotWorker({ ...deps, queue, url: options.store });
       await slots.start();

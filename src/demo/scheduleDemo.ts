@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
+import type { AgentCatalog } from '../scheduler/agentCatalog.js';
 import { dirname, join } from 'node:path';
 import { Rote } from '../rote.js';
 import { unattendedBrowsers } from '../scheduler/browserSupply.js';
@@ -21,6 +22,8 @@ export type ScheduleDemoResult = {
 };
 
 export type ScheduleDemoOptions = {
+  /** The agents a schedule may name (the CLI's table): the slot's rows use the demo agent. */
+  agents: AgentCatalog;
   /** The store; removed first. Default `.rote/demo-schedule.db`. */
   store?: string;
   log?: (line: string) => void;
@@ -31,7 +34,7 @@ export type ScheduleDemoOptions = {
  * a CSV of six other patients, schedule the task every few seconds over it with 2 rows at once,
  * run the daemon until its first slot is done, then check every submission on the server.
  */
-export async function runScheduleDemo(options: ScheduleDemoOptions = {}): Promise<ScheduleDemoResult> {
+export async function runScheduleDemo(options: ScheduleDemoOptions): Promise<ScheduleDemoResult> {
   const storePath = options.store ?? '.rote/demo-schedule.db';
   const log = options.log ?? (() => undefined);
   mkdirSync(dirname(storePath), { recursive: true });
@@ -58,7 +61,7 @@ export async function runScheduleDemo(options: ScheduleDemoOptions = {}): Promis
 
     let resolveSlot!: (slot: SlotEnded) => void;
     const firstSlot = new Promise<SlotEnded>((resolve) => (resolveSlot = resolve));
-    const daemon = new Daemon({ rote, env: process.env, catchUp: 'none', browsers, log: (line) => log(`  daemon: ${line}`), onSlotEnd: resolveSlot });
+    const daemon = new Daemon({ rote, env: process.env, agents: options.agents, catchUp: 'none', browsers, log: (line) => log(`  daemon: ${line}`), onSlotEnd: resolveSlot });
     const running = daemon.run();
     const slot = await firstSlot;
     await daemon.stop('the demo slot is done');

@@ -13,7 +13,7 @@ import type { PieceStrength } from '../params/pieces.js';
 import { captureEvidence } from './evidence.js';
 import { checkboxParam, focusedControlNames, literalGuards, selectParam, semanticName } from './paramBindings.js';
 import { newNode, templatedAction } from './recordStep.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 /** What a native input's value is, read by its type: a date input holds an ISO date, a time input a 24-hour time. */
 function fieldKindOf(inputType: string | null | undefined): FieldKind | undefined {

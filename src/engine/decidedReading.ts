@@ -1,6 +1,6 @@
 import type { BoundParams } from '../params/boundParams.js';
 import { applyFormats, parseFormatSpec } from '../params/format.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 /**
  * The text a step kept literal for one parameter read more than one way (NodeState.readings)

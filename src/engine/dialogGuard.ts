@@ -3,7 +3,7 @@ import type { DialogAnswer, NativeDialog } from '../agent/agent.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { redactSecrets } from '../params/secret.js';
 import { renderKnown, renderTemplate, templatize } from '../params/template.js';
-import type { RecordedDialog } from './trajectoryNode.js';
+import type { RecordedDialog } from '../trajectory/trajectoryNode.js';
 import { RoteError } from '../errors/roteError.js';
 import { deadlineIn, withinDeadline } from '../progress/deadline.js';
 import type { RunEvents } from './runEvents.js';

@@ -2,7 +2,7 @@ import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { diffImage, screenshotCrop } from '../checks/visual.js';
 import type { CheckEnvironment } from './preCheck.js';
 import type { Divergence } from './runResult.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 type Evidence = Pick<Divergence, 'expected' | 'actual' | 'diff'>;
 

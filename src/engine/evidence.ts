@@ -13,7 +13,7 @@ import type { Page } from 'playwright';
 import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
 import { recordIdentity } from './targetIdentity.js';
-import type { NodeState } from './trajectoryNode.js';
+import type { NodeState } from '../trajectory/trajectoryNode.js';
 
 /** The evidence recorded with an agent's action, taken on the page just before it acts. */
 export type RecordedEvidence = {

@@ -4,8 +4,8 @@ import { preCheck, runValuesOf, type CheckEnvironment, type CheckPass } from './
 import { namesUsedBy } from './paramBindings.js';
 import { doesSameWork } from './recordStep.js';
 import { FOCUS_ONLY_ROLES } from './rejoin.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
-import { arrivalsOf, endKeysOf, learnedUnderSame, misfit, type RunValues, type ValueKey } from './valueKeys.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import { arrivalsOf, endKeysOf, learnedUnderSame, misfit, type RunValues, type ValueKey } from '../trajectory/valueKeys.js';
 
 /** Ending the run at a recorded end, as one of the options at a place: whether this run's values allow it. */
 export type EndOption = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { learnedSchema } from './learnedSchema.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 const node = (over: Partial<TrajectoryNode>): TrajectoryNode => ({
   id: 'n',

@@ -1,7 +1,7 @@
 import { formatSpec, kindImpliedBy, type Format } from '../params/format.js';
 import type { ParamKind, ParamSchema } from '../params/paramType.js';
 import { templateUses } from '../params/template.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 /**
  * The parameter types to store with the task after a run: what the caller declared, plus a type

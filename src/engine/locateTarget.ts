@@ -11,7 +11,7 @@ import { isTemplate } from '../params/template.js';
 import type { Deadline } from '../progress/deadline.js';
 import { targetOf } from './evidence.js';
 import { expectedIdentity, expectedOwnText, needsIdentity, shownFacet } from './targetIdentity.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 export type Located = {
   target: Target;

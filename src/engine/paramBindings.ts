@@ -9,7 +9,7 @@ import { asBoolean, fold } from '../params/fold.js';
 import { actionTexts } from '../actions/actionText.js';
 import { templateNames } from '../params/template.js';
 import { identityNames } from './targetIdentity.js';
-import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
+import type { NodeState, TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 /** Roles whose accessible name may come from a parameter: an option, a radio, a row picked by a value. */
 const SEMANTIC_ROLES = new Set(['radio', 'option', 'checkbox', 'link', 'button', 'row', 'cell', 'gridcell', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'tab', 'treeitem', 'listitem']);

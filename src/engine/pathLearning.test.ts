@@ -4,8 +4,8 @@ import { bindParams } from '../params/params.js';
 import { secret } from '../params/secret.js';
 import { SECRET_GUARD, valueHashesOf } from './paramBindings.js';
 import { learnFromPath, type PathStep } from './pathLearning.js';
-import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
-import { arrivalsOf, endKeysOf, misfit } from './valueKeys.js';
+import type { NodeState, TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import { arrivalsOf, endKeysOf, misfit } from '../trajectory/valueKeys.js';
 
 let next = 0;
 function node(action: Action, options: { role?: string; name?: string; state?: NodeState; parentId?: string | null } = {}): TrajectoryNode {

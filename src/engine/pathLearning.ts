@@ -3,8 +3,8 @@ import type { BoundParams } from '../params/boundParams.js';
 import { fold } from '../params/fold.js';
 import type { NodeLink } from '../store/rows.js';
 import { namesSetBy, namesUsedBy, SECRET_GUARD } from './paramBindings.js';
-import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
-import { arrivalsOf, endKeysOf, holdsKey, keyOfPath, misfit, type ValueKey } from './valueKeys.js';
+import type { NodeState, TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import { arrivalsOf, endKeysOf, holdsKey, keyOfPath, misfit, type ValueKey } from '../trajectory/valueKeys.js';
 
 /** One step of a run's path as the commit sees it. */
 export type PathStep = {

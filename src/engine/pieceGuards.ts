@@ -4,7 +4,7 @@ import { datePieces } from '../params/formats/date.js';
 import { timePieces } from '../params/formats/time.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { renderTemplate, templateUses } from '../params/template.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 /**
  * Guards the weak pieces of a value that the run asked in pieces. A step holding only "5" where a

@@ -24,9 +24,9 @@ import { renderWaitFor, waitForShown } from './waitCondition.js';
 import { toolPreCheck } from './toolChecks.js';
 import { decidedReading } from './decidedReading.js';
 import { describeWindow } from './runWindows.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { setsOtherValue } from './paramBindings.js';
-import { arrivalsOf, misfit, type RunValues } from './valueKeys.js';
+import { arrivalsOf, misfit, type RunValues } from '../trajectory/valueKeys.js';
 
 export type CheckPass = {
   ok: true;

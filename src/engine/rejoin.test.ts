@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../actions/action.js';
 import { typedByDetour } from './rejoin.js';
-import type { NodeState, TrajectoryNode } from './trajectoryNode.js';
+import type { NodeState, TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 let next = 0;
 function typing(text: string, field: { name: string; y: number; role?: string; inputType?: string | null }, state: NodeState = {}): TrajectoryNode {

@@ -1,12 +1,12 @@
 import { sameFingerprint } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
 import { templateNames } from '../params/template.js';
-import { nodeRef, type NodeRef } from './cursor.js';
+import { nodeRef, type NodeRef } from '../trajectory/nodeRef.js';
 import { namesUsedBy } from './paramBindings.js';
 import type { CheckEnvironment } from './preCheck.js';
 import { preCheck } from './preCheck.js';
 import { doesSameWork } from './recordStep.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { TrajectoryView } from './trajectoryView.js';
 
 /**

@@ -8,7 +8,7 @@ import { redactSecrets } from '../params/secret.js';
 import type { NodeLink, NodeStat } from '../store/rows.js';
 import type { Divergence, RunResult, RunStatus, StepResult } from './runResult.js';
 import type { StepPictures } from './runImages.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { PathSightings } from './runCommit.js';
 import type { DialogEvent } from './dialogGuard.js';
 

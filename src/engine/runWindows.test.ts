@@ -5,7 +5,7 @@ import { BoundParams } from '../params/boundParams.js';
 import { deadlineIn } from '../progress/deadline.js';
 import { preCheck, type CheckEnvironment } from './preCheck.js';
 import { RunWindows } from './runWindows.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 /** A page as RunWindows sees one: it opens popups and closes. */
 class FakePage extends EventEmitter {

@@ -10,7 +10,7 @@ import { redactSecrets } from '../params/secret.js';
 import { renderTemplate, templateNames } from '../params/template.js';
 import { hideSecretsInCut } from '../checks/secretTarget.js';
 import type { Deadline } from '../progress/deadline.js';
-import type { NodeState } from './trajectoryNode.js';
+import type { NodeState } from '../trajectory/trajectoryNode.js';
 
 /**
  * Actions that change something where they land: their target must be shown to be the recorded

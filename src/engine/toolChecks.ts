@@ -6,7 +6,7 @@ import { hideSecrets, renderKnown } from '../params/template.js';
 import type { Page } from 'playwright';
 import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
 import type { Action } from '../actions/action.js';
-import type { TrajectoryNode } from './trajectoryNode.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { messageOf } from '../errors/messageOf.js';
 
 export type Phase = 'pre' | 'post';

@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.js';
-import { parentIdOf, refOfResumeAt, type NodeRef } from './cursor.js';
-import { nodeFromRow, type TrajectoryNode } from './trajectoryNode.js';
+import { parentIdOf, refOfResumeAt, type NodeRef } from '../trajectory/nodeRef.js';
+import { nodeFromRow, type TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 /**
  * The task's trajectory tree as one run sees it: stored nodes, read on demand through the

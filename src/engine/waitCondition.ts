@@ -3,7 +3,7 @@ import { changedSince, describeRegion, regionsShow, type PageRegion } from '../c
 import { messageOf } from '../errors/messageOf.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { renderTemplate, templatize } from '../params/template.js';
-import type { NodeState, TrajectoryNode, WaitRegion } from './trajectoryNode.js';
+import type { NodeState, TrajectoryNode, WaitRegion } from '../trajectory/trajectoryNode.js';
 
 export type WaitFor = NonNullable<NodeState['waitFor']>;
 

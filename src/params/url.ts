@@ -1,7 +1,14 @@
-import { isIdLike } from '../checks/urlCheck.js';
 import { BoundParams } from './boundParams.js';
 import { nestedQuery, writeNestedQuery } from './nestedQuery.js';
 import { hideSecrets } from './template.js';
+
+/**
+ * A path segment or query value that names a record rather than a page: a number, a UUID, a long
+ * hex string. Two URLs that differ only in such parts are the same page for another record.
+ */
+export function isIdLike(part: string): boolean {
+  return /^\d+$/.test(part) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(part) || /^[0-9a-f]{12,}$/i.test(part);
+}
 
 function safeDecode(part: string): string {
   try {

@@ -1,4 +1,4 @@
-import { nodeFromRow } from '../engine/trajectoryNode.js';
+import { nodeFromRow } from '../trajectory/trajectoryNode.js';
 import { RoteError } from '../errors/roteError.js';
 import { schemaFromStored } from '../params/paramSchema.js';
 import type { ParamSchema } from '../params/paramType.js';

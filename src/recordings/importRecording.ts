@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ROOT_ID } from '../engine/cursor.js';
+import { ROOT_ID } from '../trajectory/nodeRef.js';
 import { RoteError } from '../errors/roteError.js';
 import { taskKeyOf } from '../params/taskKey.js';
 import type { NewNodeRow, TaskRow } from '../store/rows.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ROOT_ID } from '../engine/cursor.js';
+import { ROOT_ID } from '../trajectory/nodeRef.js';
 import { RoteError } from '../errors/roteError.js';
 import { listProblems } from '../params/paramSchema.js';
 import { isRelativeUrl, urlsOf } from './recordingUrls.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { actionSchema } from '../actions/action.js';
-import { boxSchema, fingerprintSchema, stateSchema } from '../engine/trajectoryNode.js';
+import { boxSchema, fingerprintSchema, stateSchema } from '../trajectory/trajectoryNode.js';
 import { specProblem, specSchema } from '../params/paramSchema.js';
 import type { ParamSpec } from '../params/paramType.js';
 import { PARAM_NAME } from '../params/paramName.js';

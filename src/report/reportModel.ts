@@ -5,8 +5,8 @@ import type { SlotRow } from '../store/scheduleStore.js';
 import type { Store } from '../store/store.js';
 import { runEventsSchema, type RunEvents } from '../engine/runEvents.js';
 import { namesUsedBy } from '../engine/paramBindings.js';
-import { nodeFromRow } from '../engine/trajectoryNode.js';
-import { arrivalsOf, endKeysOf, type ValueKey } from '../engine/valueKeys.js';
+import { nodeFromRow } from '../trajectory/trajectoryNode.js';
+import { arrivalsOf, endKeysOf, type ValueKey } from '../trajectory/valueKeys.js';
 
 /** How a step came about, as a person reads it: a cached step right after the agent's is where the run re-joined the recorded path. */
 export const reportStepKinds = ['cached', 'relocated', 'agent', 'rejoined'] as const;

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { agentByName } from '../cli/agentByName.js';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +32,7 @@ async function storeWithOverdueSchedule(ago: number) {
 
 async function runUntil(rote: Rote, catchUp: CatchUpPolicy, endedSlots: number): Promise<SlotEnded[]> {
   const ended: SlotEnded[] = [];
-  const daemon = new Daemon({ rote, env: {}, catchUp, browsers: noBrowsers, log: () => undefined, tickMs: 20, onSlotEnd: (slot) => ended.push(slot) });
+  const daemon = new Daemon({ rote, env: {}, agents: agentByName, catchUp, browsers: noBrowsers, log: () => undefined, tickMs: 20, onSlotEnd: (slot) => ended.push(slot) });
   const running = daemon.run();
   const deadline = Date.now() + 10_000;
   while (ended.length < endedSlots && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import type { Rote } from '../rote.js';
 import type { ScheduleRow } from '../store/scheduleStore.js';
+import type { AgentCatalog } from './agentCatalog.js';
 import type { BrowserSupply } from './browserSupply.js';
 import { countSlots, lastSlotBefore, slotsBetween } from './cronSlots.js';
 import { iso, runSlot, type SlotEnded } from './slotRunner.js';
@@ -22,6 +23,7 @@ const MAX_COUNTED = 1_000;
 export type DaemonOptions = {
   rote: Rote;
   env: NodeJS.ProcessEnv;
+  agents: AgentCatalog;
   catchUp: CatchUpPolicy;
   browsers: BrowserSupply;
   log: (line: string) => void;
@@ -166,9 +168,9 @@ export class Daemon {
   }
 
   private async runSlot(schedule: Schedule, row: ScheduleRow, slotAt: number): Promise<void> {
-    const { rote, env, browsers, log } = this.options;
+    const { rote, env, agents, browsers, log } = this.options;
     try {
-      const ended = await runSlot({ rote, env, browsers, log, stop: this.stopping.signal }, schedule, row, slotAt);
+      const ended = await runSlot({ rote, env, agents, browsers, log, stop: this.stopping.signal }, schedule, row, slotAt);
       if (ended) this.options.onSlotEnd?.(ended);
     } catch (error) {
       // The store refused a write (busy past its timeout, a full disk): said, never a crash of the daemon.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_NAMES } from './agentByName.js';
+import { AGENT_NAMES } from './agentCatalog.js';
 
 /** At most this many browser contexts at once: each costs a renderer, and this machine has 2 cores. */
 export const MAX_CONCURRENCY = 16;

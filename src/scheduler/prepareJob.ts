@@ -6,7 +6,7 @@ import { importRecording } from '../recordings/importRecording.js';
 import { findTask } from '../store/findTask.js';
 import type { TaskRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
-import { agentByName, type AgentFactory } from './agentByName.js';
+import type { AgentCatalog, AgentFactory } from './agentCatalog.js';
 import type { JobSpec } from './jobSpec.js';
 import { rowsForTask, type RunRow, type SharedParams } from './rowParams.js';
 import { readRowsFile, type ParamRow } from './rowsFile.js';
@@ -20,8 +20,11 @@ export type PreparedJob = { spec: JobSpec; task: TaskRow; url: string; rows: Run
  * environment variables, the shared values and every row against the task's stored schema. A
  * problem is one RoteError ('invalid-argument') naming what is wrong.
  */
-export async function prepareJob(spec: JobSpec, store: Store, env: NodeJS.ProcessEnv, where: string): Promise<PreparedJob> {
-  const agent = agentByName(spec.agent, spec.model ? { model: spec.model } : {}, env, where);
+/** What preparing a job reads: the store, the environment (secrets, an agent's key) and the agents by name. */
+export type JobSources = { store: Store; env: NodeJS.ProcessEnv; agents: AgentCatalog };
+
+export async function prepareJob(spec: JobSpec, { store, env, agents }: JobSources, where: string): Promise<PreparedJob> {
+  const agent = agents(spec.agent, spec.model ? { model: spec.model } : {}, env, where);
   const secrets = secretValues(spec.secrets, env, where);
   const plain = { ...readParamsFile(spec.paramsFile, where), ...spec.params };
   const given = [...Object.keys(plain)].filter((name) => name in secrets);

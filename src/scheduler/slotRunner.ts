@@ -8,6 +8,7 @@ import { failureNotice } from './failureNotice.js';
 import type { BrowserSupply } from './browserSupply.js';
 import { describeTotals, firstProblem, summarizeJob, type JobSummary } from './jobSummary.js';
 import { notifyFailure } from './notify.js';
+import type { AgentCatalog } from './agentCatalog.js';
 import { prepareJob, type PreparedJob } from './prepareJob.js';
 import { runJob, type JobResult } from './runJob.js';
 import type { Schedule } from './scheduleSpec.js';
@@ -18,6 +19,7 @@ export type SlotEnded = { schedule: string; slotAt: number; status: Extract<Slot
 export type SlotDeps = {
   rote: Rote;
   env: NodeJS.ProcessEnv;
+  agents: AgentCatalog;
   browsers: BrowserSupply;
   log: (line: string) => void;
   stop?: AbortSignal;
@@ -38,7 +40,7 @@ export async function runSlot(deps: SlotDeps, schedule: Schedule, row: ScheduleR
   log(`${row.name}: slot ${iso(slotAt)} started`);
   let ended: SlotEnded;
   try {
-    const job = await prepareJob(schedule.job, rote.store, env, `schedule "${row.name}"`);
+    const job = await prepareJob(schedule.job, { store: rote.store, env, agents: deps.agents }, `schedule "${row.name}"`);
     const result = deps.runRows ? await deps.runRows(job, deps.stop) : await runJob(job, rote, deps.browsers, deps.stop ? { stop: deps.stop } : {});
     const summary = summarizeJob(job, result);
     const problem = firstProblem(summary);

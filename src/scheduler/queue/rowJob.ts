@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_NAMES } from '../agentByName.js';
+import { AGENT_NAMES } from '../agentCatalog.js';
 import type { PreparedJob } from '../prepareJob.js';
 import { DEFAULT_RUN_TIMEOUT_MS } from '../../engine/runOptions.js';
 

@@ -3,7 +3,7 @@ import { firstLineOf, messageOf } from '../../errors/messageOf.js';
 import { RoteError, type RoteErrorCode } from '../../errors/roteError.js';
 import { SECRET_MASK } from '../../params/secret.js';
 import type { Rote } from '../../rote.js';
-import { agentByName } from '../agentByName.js';
+import type { AgentCatalog } from '../agentCatalog.js';
 import { mayPass, runBatch, succeeded, type RowOutcome } from '../batch.js';
 import type { BrowserSupply } from '../browserSupply.js';
 import { rowsForTask } from '../rowParams.js';
@@ -14,6 +14,7 @@ export type RowWorkerDeps = {
   rote: Rote;
   browsers: BrowserSupply;
   env: NodeJS.ProcessEnv;
+  agents: AgentCatalog;
   log: (line: string) => void;
   /** A clean stop: runs under way end before their next step, and their jobs go back to the queue. */
   stop: AbortSignal;
@@ -88,7 +89,7 @@ async function runRow(deps: RowWorkerDeps, data: RowJob, jobId: string, attempt:
   if (unset.length > 0) throw new RoteError('invalid-argument', `${where}: this worker's environment does not set ${unset.join(', ')}`);
   // Checked again here, against the task as stored now: the store may have learned since the row was queued.
   const rows = rowsForTask(task, Object.keys(data.values), [{ index: data.row, line: 0, values: data.values }], { plain: {}, secrets }, where);
-  const agent = agentByName(data.agent, data.model ? { model: data.model } : {}, deps.env, where);
+  const agent = deps.agents(data.agent, data.model ? { model: data.model } : {}, deps.env, where);
   const [outcome] = await runBatch(
     {
       rote: deps.rote,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { firstLineOf, messageOf } from '../../errors/messageOf.js';
 import type { Rote } from '../../rote.js';
 import type { ScheduleRow } from '../../store/scheduleStore.js';
+import type { AgentCatalog } from '../agentCatalog.js';
 import type { BrowserSupply } from '../browserSupply.js';
 import { lastSlotBefore } from '../cronSlots.js';
 import { readSchedule } from '../scheduleSpec.js';
@@ -20,7 +21,7 @@ export function slotQueueOf(scheduleName: string): string {
   return `${SLOT_QUEUE_PREFIX}${scheduleName}`;
 }
 
-export type SlotWorkerDeps = { rote: Rote; browsers: BrowserSupply; env: NodeJS.ProcessEnv; log: (line: string) => void; stop: AbortSignal; queue: JobQueue; url: string };
+export type SlotWorkerDeps = { rote: Rote; browsers: BrowserSupply; env: NodeJS.ProcessEnv; agents: AgentCatalog; log: (line: string) => void; stop: AbortSignal; queue: JobQueue; url: string };
 
 /**
  * A worker's side of the store's schedules on PostgreSQL. pg-boss's cron, running in every worker,

@@ -1,15 +1,8 @@
-import type { Page } from 'playwright';
-import type { Agent } from '../agent/agent.js';
 import { DEFAULT_MODEL } from '../agent/openai/agentOptions.js';
 import { openaiComputerAgent } from '../agent/openai/computerAgent.js';
 import { demoAgent } from '../demo/demoAgent.js';
 import { RoteError } from '../errors/roteError.js';
-
-/** The agents an unattended run may be given, by name. */
-export const AGENT_NAMES = ['none', 'demo', 'openai'] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
-
-export type AgentFactory = { name: AgentName; description: string; create: ((page: Page) => Agent) | undefined };
+import type { AgentCatalog } from '../scheduler/agentCatalog.js';
 
 /**
  * none: no agent; a step the cache cannot do ends the run `diverged`. demo: the offline demo agent,
@@ -17,7 +10,7 @@ export type AgentFactory = { name: AgentName; description: string; create: ((pag
  * openai: the OpenAI computer-use agent, with OPENAI_API_KEY (and OPENAI_BASE_URL) from the
  * environment, checked now, so a missing key fails before any browser starts.
  */
-export function agentByName(name: AgentName, options: { model?: string }, env: NodeJS.ProcessEnv, where: string): AgentFactory {
+export const agentByName: AgentCatalog = (name, options, env, where) => {
   switch (name) {
     case 'none':
       return { name, description: 'no agent: a step the cache cannot do ends the run as diverged', create: undefined };
@@ -32,4 +25,4 @@ export function agentByName(name: AgentName, options: { model?: string }, env: N
       return { name, description: `the OpenAI computer-use agent, model ${settings.model}`, create: () => openaiComputerAgent(settings) };
     }
   }
-}
+};
