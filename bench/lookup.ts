@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeRef, ROOT } from '../src/engine/cursor.js';
+import { nodeRef, ROOT } from '../src/trajectory/nodeRef.js';
 import { TrajectoryView } from '../src/engine/trajectoryView.js';
 import { SqliteStore } from '../src/store/sqliteStore.js';
 import type { Store } from '../src/store/store.js';
