@@ -104,6 +104,8 @@ test('replay-only mode returns diverged with the step, its intent and the reason
   expect(divergence.intent).toBe('Fill "First name"');
   expect(divergence.reason).toMatch(/target is now .*Given name.*expected "First name"/);
   expect(result.error).toContain(`rote.run("${INTAKE_TASK}"): step 1 (Fill "First name") diverged:`);
+  // The call log at its end numbers the step as the headline does.
+  expect(result.error).toMatch(/\nSteps that ran:\n(.*\n)*  - step 1 diverged: .*target is now/);
 });
 
 test('a failed agent run stores a run record and no trajectory', async ({ app, rote, openForm }) => {

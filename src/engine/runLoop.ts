@@ -190,7 +190,7 @@ export class RunLoop {
     } catch (thrown) {
       if (thrown instanceof StopDiverged) {
         status = 'diverged';
-        error = await this.describeDivergence(thrown.divergence);
+        error = this.describeDivergence(thrown.divergence);
         this.ledger.divergences.push(thrown.divergence);
       } else if (RoteError.isInstance(thrown) && thrown.code === 'aborted' && (context.signal?.aborted || context.stop?.aborted)) {
         // Stopped by its caller (an agent that aborts, a person's Ctrl+C, is a failure): nothing of it is learned, and the record says so.
@@ -322,7 +322,7 @@ export class RunLoop {
       // Whatever the agent does next here is learned for this state.
       this.detourAfterDialog = kind === 'dialog';
       if (learned.length === 0) {
-        context.log(`step ${step} diverged: ${reason}`);
+        context.log(`step ${step + 1} diverged: ${reason}`);
         return { step, reason };
       }
       candidates = learned;
@@ -353,7 +353,7 @@ export class RunLoop {
           return this.finishAt(end!.node);
         case 'undecided':
           this.ledger.forkBetween(choice.options, choice.endToo ? end!.node : undefined);
-          context.log(`step ${step} diverged: ${choice.reason}`);
+          context.log(`step ${step + 1} diverged: ${choice.reason}`);
           // No one recorded step stands for it: the report keeps it with its reason (RunEvents.handovers).
           return { step, reason: choice.reason };
         case 'step':
@@ -367,7 +367,7 @@ export class RunLoop {
       if (checked.node.state.navigatedBefore === false && (this.env.unexplainedLoads?.() ?? 0) > 0) {
         this.ledger.noteUse(checked.node.id, false);
         const reason = 'the page loaded a new document while this step was checked, which the recording did not: what the steps before entered may be gone';
-        context.log(`step ${step} diverged: ${reason}`);
+        context.log(`step ${step + 1} diverged: ${reason}`);
         return { step, reason, nodeId: checked.node.id, action: checked.node.action };
       }
       await this.performCached(checked, started, checkMs);
@@ -384,7 +384,7 @@ export class RunLoop {
     if (checked.actual) divergence.actual = checked.actual;
     if (checked.diff) divergence.diff = checked.diff;
     else if (!checked.expected) Object.assign(divergence, await evidenceAtRecordedPlace(this.env, checked.node));
-    context.log(`step ${step} diverged: ${checked.reason}`);
+    context.log(`step ${step + 1} diverged: ${checked.reason}`);
     return divergence;
   }
 
@@ -406,14 +406,14 @@ export class RunLoop {
     if (!problem) return 'finished';
     const unexpected = this.dialogs.unexpected.at(-1);
     const reason = `the recorded run ended here on ${endUrl}, but ${problem.replace(/^the page/, 'this page')}${unexpected ? ` (an unexpected dialog was dismissed: ${unexpected})` : ''}`;
-    context.log(`step ${this.ledger.steps.length} diverged: ${reason}`);
+    context.log(`step ${this.ledger.steps.length + 1} diverged: ${reason}`);
     return { step: this.ledger.steps.length, reason };
   }
 
   /** Runs ended here, but under other values than this run's, and no step on from here fits: not an end for this run. */
   private endForOtherValues(step: number, end: EndOption): Divergence {
     const reason = `a recorded run ended here, but under another value of ${end.misfit ? `parameter "${end.misfit}"` : 'a parameter'}, which no step shows: whether this run is done here cannot be shown`;
-    this.input.context.log(`step ${step} diverged: ${reason}`);
+    this.input.context.log(`step ${step + 1} diverged: ${reason}`);
     return { step, reason };
   }
 
@@ -793,11 +793,11 @@ export class RunLoop {
     if (this.ledger.steps.length >= this.input.limits.maxSteps) throw new RoteError('agent', `the step budget of ${this.input.limits.maxSteps} steps is spent`);
   }
 
-  private async describeDivergence(divergence: Divergence): Promise<string> {
+  /** The run's error for a divergence, from what the divergence itself holds: its step's intent or action. */
+  private describeDivergence(divergence: Divergence): string {
     const { apiName } = this.input.context;
-    const node = (await this.candidates())[0];
-    const what = node ? ` (${this.intentOf(node) ?? describeAction(node.action)})` : '';
-    return `${apiName}: step ${divergence.step + 1}${what} diverged: ${divergence.reason}`;
+    const step = divergence.intent ?? (divergence.action ? describeAction(divergence.action) : undefined);
+    return `${apiName}: step ${divergence.step + 1}${step ? ` (${step})` : ''} diverged: ${divergence.reason}`;
   }
 }
 

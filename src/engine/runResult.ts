@@ -26,7 +26,7 @@ export type StepResult = {
 
 /** Where a cached step could not be shown safe, with the evidence that says why. */
 export type Divergence = {
-  /** Index of the step that would have come next. */
+  /** Index in `steps` of the step that would have come next (0-based; every message says `step index + 1`). */
   step: number;
   /** The recorded step that could not be shown safe: its action (with templates) and node. */
   action?: Action;
