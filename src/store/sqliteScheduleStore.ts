@@ -1,8 +1,7 @@
-import { hostname } from 'node:os';
 import { and, asc, desc, eq, max } from 'drizzle-orm';
 import type { RoteDatabase } from './open.js';
 import { guardStore } from './guard.js';
-import { isProcessAlive } from './processAlive.js';
+import { deadProcessReason, leftByDeadProcess, thisHost } from './storeRules.js';
 import { scheduleSlots, schedules, type SlotStatus } from './schema.js';
 import type { NewScheduleRow, ScheduleRow, ScheduleStore, SlotRow, SlotTrigger } from './scheduleStore.js';
 
@@ -44,7 +43,7 @@ export class SqliteScheduleStore implements ScheduleStore {
    * (another daemon or an earlier pass took it): then it must not run again.
    */
   async beginSlot(input: { id: string; scheduleId: string; slotAt: number; pid: number; host?: string; startedAt: number; trigger: SlotTrigger }): Promise<boolean> {
-    return this.guard('begin a slot', () => this.db.insert(scheduleSlots).values({ host: hostname(), ...input, status: 'running' }).onConflictDoNothing().run().changes > 0);
+    return this.guard('begin a slot', () => this.db.insert(scheduleSlots).values({ host: thisHost(), ...input, status: 'running' }).onConflictDoNothing().run().changes > 0);
   }
 
   /** Records a slot that did not run (skipped or missed), with why. */
@@ -81,13 +80,10 @@ export class SqliteScheduleStore implements ScheduleStore {
     return this.guard('mark interrupted slots', () => {
       const running = this.db.select().from(scheduleSlots).where(eq(scheduleSlots.status, 'running')).all();
       let marked = 0;
-      for (const slot of running) {
-        // A pid names a process on its own machine only; another host's slots are that host's to judge.
-        if (slot.host !== null && slot.host !== hostname()) continue;
-        if (slot.pid !== null && isProcessAlive(slot.pid)) continue;
+      for (const slot of leftByDeadProcess(running)) {
         marked += this.db
           .update(scheduleSlots)
-          .set({ status: 'interrupted', reason: `the daemon (process ${slot.pid ?? '?'}) exited before the slot finished`, endedAt: Date.now() })
+          .set({ status: 'interrupted', reason: deadProcessReason(slot, 'slot'), endedAt: Date.now() })
           .where(and(eq(scheduleSlots.id, slot.id), eq(scheduleSlots.status, 'running')))
           .run().changes;
       }

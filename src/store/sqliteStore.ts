@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
 import { and, asc, desc, gte, inArray, lt } from 'drizzle-orm';
 import { runSteps, runs } from './schema.js';
 import { openDatabase, type RoteDatabase } from './open.js';
-import { isProcessAlive } from './processAlive.js';
 import type {
   BeginRunInput,
   CommitRunInput,
@@ -13,11 +10,11 @@ import type {
   NodeRow,
   RunRow,
   RunStepRow,
-  StepImageKey,
   TaskRow,
   TaskSummary,
 } from './rows.js';
-import { stepImageKeys, stripUndefined, UnreadableColumn, withNodeDefaults } from './rows.js';
+import { stripUndefined, UnreadableColumn, withNodeDefaults } from './rows.js';
+import { checkBlob, checkImportClash, deadProcessReason, leftByDeadProcess, inHashOrder, mergedTask, NO_IMAGES, thisHost } from './storeRules.js';
 import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
 import { guardStore } from './guard.js';
 import { SqliteScheduleStore } from './sqliteScheduleStore.js';
@@ -107,7 +104,7 @@ export class SqliteStore implements Store {
 
   /** Written before the run does anything, so a killed process still leaves a 'running' row. */
   async beginRun(input: BeginRunInput): Promise<void> {
-    this.guard(`begin run ${input.id}`, () => this.statements.insertRun.run({ host: hostname(), jobId: null, params: null, ...stripUndefined(input) }));
+    this.guard(`begin run ${input.id}`, () => this.statements.insertRun.run({ host: thisHost(), jobId: null, params: null, ...stripUndefined(input) }));
   }
 
   /**
@@ -129,13 +126,11 @@ export class SqliteStore implements Store {
   private markInterruptedRunsNow(): number {
     return this.guard('mark interrupted runs', () => {
       const now = Date.now();
-      const here = hostname();
-      const dead = this.statements.runningRuns.all().filter((run) => (run.host === null || run.host === here) && !isProcessAlive(run.pid));
+      const dead = leftByDeadProcess(this.statements.runningRuns.all());
       const mark = this.db.$client.transaction(() => {
         let marked = 0;
         for (const run of dead) {
-          const error = `process ${run.pid} exited before the run finished`;
-          marked += this.statements.interruptRun.run({ id: run.id, endedAt: now, error }).changes;
+          marked += this.statements.interruptRun.run({ id: run.id, endedAt: now, error: deadProcessReason(run, 'run') }).changes;
         }
         return marked;
       });
@@ -227,20 +222,11 @@ export class SqliteStore implements Store {
     const s = this.statements;
     if (task) {
       const stored = s.getTask.get({ id: task.id });
-      s.upsertTask.run({
-        ...task,
-        createdAt: stored?.createdAt ?? task.createdAt,
-        // A task's templates may use different parameters; keep every name ever seen.
-        paramNames: [...new Set([...(stored?.paramNames ?? []), ...task.paramNames])],
-        // Types learned before stay unless this run declares or infers the name anew.
-        paramSchema: stored?.paramSchema || task.paramSchema ? { ...(stored?.paramSchema ?? {}), ...(task.paramSchema ?? {}) } : null,
-        updatedAt: Math.max(stored?.updatedAt ?? 0, task.updatedAt),
-      });
+      s.upsertTask.run(mergedTask(task, stored));
     }
     // Blobs before nodes: nodes.cropHash references blobs.hash.
-    for (const blob of blobs) {
-      const actual = createHash('sha256').update(blob.bytes).digest('hex');
-      if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
+    for (const blob of inHashOrder(blobs)) {
+      checkBlob(blob);
       s.insertBlob.run({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now });
     }
     // A run's new node ids are fresh: a clash there is a bug and fails the commit. An import updates
@@ -253,7 +239,7 @@ export class SqliteStore implements Store {
       }
       const raw = s.getNode.get({ id: node.id });
       const stored = raw ? nodeFromDriver(raw) : undefined;
-      if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
+      checkImportClash(node, stored);
       // What runs learned about the stored step since the file was written stays with it.
       const state = stored ? importedState({ state: node.state, endsRun: node.endsRun ?? false }, { state: stored.state instanceof UnreadableColumn ? null : stored.state, endsRun: stored.endsRun }) : node.state;
       s.importNode.run(withNodeDefaults({ ...node, state }));
@@ -293,7 +279,7 @@ export class SqliteStore implements Store {
       // A raw placeholder: the JSON column's encoder does not run, so the events go as their text.
       const { changes } = s.finishRun.run({ ...input.run, screenshotHash: input.run.screenshotHash ?? null, events: input.run.events === undefined || input.run.events === null ? null : JSON.stringify(input.run.events) });
       if (changes === 0) throw new Error(`run ${input.run.id} was never begun (call beginRun first)`);
-      for (const step of input.steps ?? []) s.insertStep.run({ ...noImages, ...stripUndefined(step) });
+      for (const step of input.steps ?? []) s.insertStep.run({ ...NO_IMAGES, ...stripUndefined(step) });
     });
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads first can fail
     // with SQLITE_BUSY, without waiting, when another process writes in between.
@@ -311,5 +297,3 @@ function chunks<T>(items: readonly T[], size: number): (readonly T[])[] {
   for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
   return out;
 }
-
-const noImages = Object.fromEntries(stepImageKeys.map((key) => [key, null])) as Record<StepImageKey, null>;

@@ -1,7 +1,6 @@
-import { hostname } from 'node:os';
 import { and, asc, desc, eq, max } from 'drizzle-orm';
 import { guardStoreAsync } from '../guard.js';
-import { isProcessAlive } from '../processAlive.js';
+import { deadProcessReason, leftByDeadProcess, thisHost } from '../storeRules.js';
 import type { NewScheduleRow, ScheduleRow, ScheduleStore, SlotRow, SlotTrigger } from '../scheduleStore.js';
 import type { SlotStatus } from '../schema.js';
 import type { PostgresDatabase } from './openPostgres.js';
@@ -44,7 +43,7 @@ export class PostgresScheduleStore implements ScheduleStore {
   }
 
   beginSlot(input: { id: string; scheduleId: string; slotAt: number; pid: number; host?: string; startedAt: number; trigger: SlotTrigger }): Promise<boolean> {
-    return this.guard('begin a slot', async () => ((await this.db.insert(scheduleSlots).values({ host: hostname(), ...input, status: 'running' }).onConflictDoNothing()).rowCount ?? 0) > 0);
+    return this.guard('begin a slot', async () => ((await this.db.insert(scheduleSlots).values({ host: thisHost(), ...input, status: 'running' }).onConflictDoNothing()).rowCount ?? 0) > 0);
   }
 
   passSlot(input: { id: string; scheduleId: string; slotAt: number; status: Extract<SlotStatus, 'skipped' | 'missed'>; reason: string }): Promise<void> {
@@ -72,14 +71,12 @@ export class PostgresScheduleStore implements ScheduleStore {
 
   markInterruptedSlots(): Promise<number> {
     return this.guard('mark interrupted slots', async () => {
-      const here = hostname();
-      const running = await this.db.select().from(scheduleSlots).where(and(eq(scheduleSlots.status, 'running'), eq(scheduleSlots.host, here)));
+      const running = await this.db.select().from(scheduleSlots).where(eq(scheduleSlots.status, 'running'));
       let marked = 0;
-      for (const slot of running) {
-        if (slot.pid !== null && isProcessAlive(slot.pid)) continue;
+      for (const slot of leftByDeadProcess(running)) {
         const closed = await this.db
           .update(scheduleSlots)
-          .set({ status: 'interrupted', reason: `the process ${slot.pid ?? '?'} on ${here} exited before the slot finished`, endedAt: Date.now() })
+          .set({ status: 'interrupted', reason: deadProcessReason(slot, 'slot'), endedAt: Date.now() })
           .where(and(eq(scheduleSlots.id, slot.id), eq(scheduleSlots.status, 'running')));
         marked += closed.rowCount ?? 0;
       }

@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
 import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PoolClient } from 'pg';
 import { guardStoreAsync } from '../guard.js';
-import { isProcessAlive } from '../processAlive.js';
 import { importedState, parsedStateText, patchedState } from '../statePatch.js';
 import { mergeBranch } from '../branchMerge.js';
 import { importNodeSet } from '../importNodeSet.js';
-import { stepImageKeys, stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type StepImageKey, type TaskRow, type TaskSummary } from '../rows.js';
+import { stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type TaskRow, type TaskSummary } from '../rows.js';
+import { checkBlob, checkImportClash, deadProcessReason, leftByDeadProcess, inHashOrder, mergedTask, NO_IMAGES, thisHost } from '../storeRules.js';
 import { nodeFromDriver, type NodeColumns } from '../statements.js';
 import type { RunFilter, Store } from '../store.js';
 import { openPostgres, type PostgresDatabase } from './openPostgres.js';
@@ -115,7 +113,7 @@ export class PostgresStore implements Store {
 
   beginRun(input: BeginRunInput): Promise<void> {
     return this.guard(`begin run ${input.id}`, async () => {
-      await this.db.insert(runs).values({ host: hostname(), jobId: null, ...stripUndefined(input), status: 'running' });
+      await this.db.insert(runs).values({ host: thisHost(), jobId: null, ...stripUndefined(input), status: 'running' });
     });
   }
 
@@ -125,13 +123,12 @@ export class PostgresStore implements Store {
 
   markInterruptedRuns(): Promise<number> {
     return this.guard('mark interrupted runs', async () => {
-      // Only this machine's pids can be asked; runs of other hosts are theirs to close (or the queue's).
-      const running = await this.db.select({ id: runs.id, pid: runs.pid }).from(runs).where(and(eq(runs.status, 'running'), eq(runs.host, hostname())));
+      const running = await this.db.select({ id: runs.id, pid: runs.pid, host: runs.host }).from(runs).where(eq(runs.status, 'running'));
       let marked = 0;
-      for (const run of running.filter((row) => !isProcessAlive(row.pid))) {
+      for (const run of leftByDeadProcess(running)) {
         const closed = await this.db
           .update(runs)
-          .set({ status: 'interrupted', endedAt: Date.now(), error: `process ${run.pid} on ${hostname()} exited before the run finished` })
+          .set({ status: 'interrupted', endedAt: Date.now(), error: deadProcessReason(run, 'run') })
           .where(and(eq(runs.id, run.id), eq(runs.status, 'running')));
         marked += closed.rowCount ?? 0;
       }
@@ -237,29 +234,21 @@ export class PostgresStore implements Store {
       .set({ ...finished, screenshotHash: input.run.screenshotHash ?? null, events: input.run.events ?? null })
       .where(eq(runs.id, id));
     if (!updated.rowCount) throw new Error(`run ${id} was never begun (call beginRun first)`);
-    const steps = (input.steps ?? []).map((step) => ({ ...noImages, ...stripUndefined(step) }));
+    const steps = (input.steps ?? []).map((step) => ({ ...NO_IMAGES, ...stripUndefined(step) }));
     if (steps.length > 0) await tx.insert(runSteps).values(steps);
   }
 
   private async writeTrajectory(tx: Tx, task: TaskRow | undefined, newBlobs: readonly NewBlob[], newNodes: readonly NewNodeRow[], now: number, options: { keepExisting?: boolean } = {}): Promise<void> {
     if (task) {
       const [stored] = await tx.select().from(tasks).where(eq(tasks.id, task.id));
-      const row = {
-        ...task,
-        createdAt: stored?.createdAt ?? task.createdAt,
-        paramNames: [...new Set([...(stored?.paramNames ?? []), ...task.paramNames])],
-        paramSchema: stored?.paramSchema || task.paramSchema ? { ...(stored?.paramSchema ?? {}), ...(task.paramSchema ?? {}) } : null,
-        updatedAt: Math.max(stored?.updatedAt ?? 0, task.updatedAt),
-      };
+      const row = mergedTask(task, stored);
       const { id, createdAt, ...changes } = row;
       await tx.insert(tasks).values(row).onConflictDoUpdate({ target: tasks.id, set: changes });
       void id;
       void createdAt;
     }
-    // In hash order: two commits of different tasks that share crops take their row locks in one order, never crosswise.
-    for (const blob of [...newBlobs].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))) {
-      const actual = createHash('sha256').update(blob.bytes).digest('hex');
-      if (actual !== blob.hash) throw new Error(`blob hash ${blob.hash} does not match its bytes (sha256 ${actual})`);
+    for (const blob of inHashOrder(newBlobs)) {
+      checkBlob(blob);
       await tx.insert(blobs).values({ hash: blob.hash, bytes: blob.bytes, size: blob.bytes.length, createdAt: now }).onConflictDoNothing();
     }
     for (const node of newNodes) {
@@ -269,7 +258,7 @@ export class PostgresStore implements Store {
         continue;
       }
       const [stored] = await tx.select({ taskId: nodes.taskId, state: sql<string | null>`${nodes.state}`, endsRun: nodes.endsRun }).from(nodes).where(eq(nodes.id, node.id));
-      if (stored && stored.taskId !== node.taskId) throw new Error(`node ${node.id} is already stored under task ${stored.taskId}, not ${node.taskId}`);
+      checkImportClash(node, stored);
       // What runs learned about the stored step since the file was written stays with it.
       const storedState = stored ? parsedStateText(stored.state) : undefined;
       if (stored) row.state = importedState({ state: row.state, endsRun: row.endsRun }, { state: typeof storedState === 'string' ? null : (storedState ?? null), endsRun: stored.endsRun });
@@ -315,5 +304,3 @@ async function childrenVia(run: (query: Query) => Promise<{ rows: Record<string,
 function clientOf(tx: Tx): PoolClient {
   return (tx as unknown as { session: { client: PoolClient } }).session.client;
 }
-
-const noImages = Object.fromEntries(stepImageKeys.map((key) => [key, null])) as Record<StepImageKey, null>;
