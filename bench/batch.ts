@@ -5,7 +5,7 @@ import { DEMO_PATIENTS, INTAKE_TASK, submissionProblems, type PatientParams } fr
 import { Rote } from '../src/rote.js';
 import { runBatch, succeeded } from '../src/scheduler/batch.js';
 import { browserSupply } from '../src/scheduler/browserSupply.js';
-import type { RunRow } from '../src/scheduler/rowParams.js';
+import type { JobRow } from '../src/scheduler/rowParams.js';
 import { sampleTreeMemory, treeMemory } from './processMemory.js';
 
 /** One concurrency level of the batch figure. */
@@ -46,7 +46,7 @@ export async function measureBatch(rowCount: number, levels: readonly number[], 
     for (const concurrency of levels) {
       app.reset();
       const patients = rowsOf(rowCount, concurrency);
-      const rows: RunRow[] = patients.map((patient, i) => ({ index: i + 1, params: { ...patient }, values: {} }));
+      const rows: JobRow[] = patients.map((patient, i) => ({ index: i + 1, params: { ...patient }, values: {} }));
       const memory = sampleTreeMemory();
       const started = Date.now();
       const outcomes = await runBatch({ rote, browsers, task: INTAKE_TASK, tags: [], url: app.url, rows, concurrency, mode: 'replay-only' });

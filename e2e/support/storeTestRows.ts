@@ -1,6 +1,6 @@
 /** Rows the store tests build on: one task, a node of it, a run's result. */
 import { randomUUID } from 'node:crypto';
-import type { NewNodeRow, RunResult, TaskRow } from '../../src/store/rows.js';
+import type { NewNodeRow, FinishedRun, TaskRow } from '../../src/store/rows.js';
 
 export const task = (over: Partial<TaskRow> = {}): TaskRow => ({
   id: 'task-1',
@@ -23,7 +23,7 @@ export const node = (over: Partial<NewNodeRow> = {}): NewNodeRow => ({
   ...over,
 });
 
-export const finished = (id: string, over: Partial<RunResult> = {}): RunResult => ({
+export const finished = (id: string, over: Partial<FinishedRun> = {}): FinishedRun => ({
   id,
   taskId: 'task-1',
   status: 'agent',

@@ -4,7 +4,7 @@ import type { RunMode, RunResult } from '../engine/runResult.js';
 import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import type { Rote } from '../rote.js';
-import type { RunRow } from './rowParams.js';
+import type { JobRow } from './rowParams.js';
 
 /** The viewport batch runs use: the one recordings are made in. */
 export const BATCH_VIEWPORT = { width: 1280, height: 800 };
@@ -36,7 +36,7 @@ export type BatchOptions = {
   task: string;
   tags: readonly string[];
   url: string;
-  rows: readonly RunRow[];
+  rows: readonly JobRow[];
   /** Browser contexts at once, on one browser. */
   concurrency: number;
   mode: Exclude<RunMode, 'record'>;
@@ -45,7 +45,7 @@ export type BatchOptions = {
   timeout?: number;
   /** Ends the batch cleanly: no new row starts, runs under way end before their next step (interrupted). */
   stop?: AbortSignal;
-  onRowStart?: (row: RunRow) => void;
+  onRowStart?: (row: JobRow) => void;
   onRowEnd?: (outcome: RowOutcome) => void;
   /** The queue job the rows are (a worker's): kept on each run's record (Rote.runJob). */
   jobId?: string;
@@ -75,7 +75,7 @@ export async function runBatch(options: BatchOptions, attempt = 1): Promise<RowO
   return outcomes.sort((a, b) => a.row - b.row);
 }
 
-async function runRow(options: BatchOptions, row: RunRow, attempt: number): Promise<RowOutcome> {
+async function runRow(options: BatchOptions, row: JobRow, attempt: number): Promise<RowOutcome> {
   const started = Date.now();
   let context: import('playwright').BrowserContext | undefined;
   let browser: import('playwright').Browser | undefined;

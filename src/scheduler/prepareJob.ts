@@ -8,11 +8,11 @@ import type { TaskRow } from '../store/rows.js';
 import type { Store } from '../store/store.js';
 import type { AgentCatalog, AgentFactory } from './agentCatalog.js';
 import type { JobSpec } from './jobSpec.js';
-import { rowsForTask, type RunRow, type SharedParams } from './rowParams.js';
+import { rowsForTask, type JobRow, type SharedParams } from './rowParams.js';
 import { readRowsFile, type ParamRow } from './rowsFile.js';
 
 /** A job checked and ready: every row validated against the task, secrets read, the agent made. */
-export type PreparedJob = { spec: JobSpec; task: TaskRow; url: string; rows: RunRow[]; agent: AgentFactory; fromFolder: boolean };
+export type PreparedJob = { spec: JobSpec; task: TaskRow; url: string; rows: JobRow[]; agent: AgentFactory; fromFolder: boolean };
 
 /**
  * Everything a job needs, checked before any browser starts or any row runs: the task (a

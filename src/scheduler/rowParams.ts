@@ -12,8 +12,8 @@ import type { ParamRow } from './rowsFile.js';
 /** What every row gets besides its own columns: fixed `--param` values and secrets from the environment. */
 export type SharedParams = { plain: Readonly<Record<string, string>>; secrets: Readonly<Record<string, string>> };
 
-/** A row ready to run: its parameters as rote.run takes them (secrets wrapped). */
-export type RunRow = { index: number; params: ParamsInput; /** The row's own columns, as the file gave them. */ values: Readonly<Record<string, string>> };
+/** One row of a job, ready to run: its index in the rows file, its parameters as rote.run takes them (secrets wrapped). */
+export type JobRow = { index: number; params: ParamsInput; /** The row's own columns, as the file gave them. */ values: Readonly<Record<string, string>> };
 
 /**
  * Checks every row against the stored task before any row runs: each column must be a parameter
@@ -21,7 +21,7 @@ export type RunRow = { index: number; params: ParamsInput; /** The row's own col
  * each value must fit the type the recording learned (a date in the format it was given). Every
  * bad row and column is named in one error; nothing is run from a file that has one.
  */
-export function rowsForTask(task: TaskRow, columns: readonly string[], rows: readonly ParamRow[], shared: SharedParams, where: string): RunRow[] {
+export function rowsForTask(task: TaskRow, columns: readonly string[], rows: readonly ParamRow[], shared: SharedParams, where: string): JobRow[] {
   const schema: ParamSchema = mergeSchemas(schemaFromStored(task.paramSchema), {});
   const known = new Set([...task.paramNames, ...Object.keys(schema), ...templateNames(task.taskTemplate)]);
   const needed = [...new Set([...task.paramNames, ...templateNames(task.taskTemplate)])];
@@ -43,17 +43,17 @@ export function rowsForTask(task: TaskRow, columns: readonly string[], rows: rea
   }
   if (problems.length > 0) throw new RoteError('invalid-argument', problemList(where, problems));
   const required = new Map(needed.map((name) => [name, `the recorded task types or chooses {{${name}}}`]));
-  const runRows: RunRow[] = [];
+  const jobRows: JobRow[] = [];
   for (const row of rows) {
     const params: ParamsInput = { ...shared.plain, ...Object.fromEntries(Object.entries(shared.secrets).map(([name, value]) => [name, secret(value)])), ...row.values };
     try {
       bindParams(params, `row ${row.index}${row.line ? ` (line ${row.line})` : ''}`, schema, required);
-      runRows.push({ index: row.index, params, values: row.values });
+      jobRows.push({ index: row.index, params, values: row.values });
     } catch (error) {
       problems.push(messageOf(error));
     }
   }
   if (problems.length > 0) throw new RoteError('invalid-argument', problemList(where, problems));
-  return runRows;
+  return jobRows;
 }
 

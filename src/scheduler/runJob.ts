@@ -3,7 +3,7 @@ import { mayPass, runBatch, succeeded, type RowOutcome } from './batch.js';
 import type { BrowserSupply } from './browserSupply.js';
 import { sleepUnlessStopped } from './sleep.js';
 import type { PreparedJob } from './prepareJob.js';
-import type { RunRow } from './rowParams.js';
+import type { JobRow } from './rowParams.js';
 
 /** How a job ended: each row's last attempt, every attempt, and the time it took. */
 export type JobResult = {
@@ -18,7 +18,7 @@ export type JobResult = {
 
 export type JobHooks = {
   stop?: AbortSignal;
-  onRowStart?: (row: RunRow, attempt: number) => void;
+  onRowStart?: (row: JobRow, attempt: number) => void;
   onRowEnd?: (outcome: RowOutcome) => void;
   /** Waits before a retry; tests make it instant. */
   sleep?: (ms: number, stop?: AbortSignal) => Promise<void>;

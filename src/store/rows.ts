@@ -164,7 +164,8 @@ export interface NodeLink {
   state?: { add: Record<string, unknown[]> };
 }
 
-export interface RunResult {
+/** A run row's fields once the run is over, as commitRun writes them (the engine's RunResult is what the caller gets). */
+export interface FinishedRun {
   id: string;
   taskId: string | null;
   status: Exclude<RunStatus, 'running'>;
@@ -200,7 +201,7 @@ export interface CommitRunInput {
   blobs?: NewBlob[];
   nodeStats?: NodeStat[];
   nodeLinks?: NodeLink[];
-  run: RunResult;
+  run: FinishedRun;
   steps?: NewRunStepRow[];
   /**
    * Whether a stored node stands for a new one (the engine's rule for an equal step). With it, new

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
 import { openDatabase } from './open.js';
-import type { RunResult } from './rows.js';
+import type { FinishedRun } from './rows.js';
 import { finished, task } from '../../e2e/support/storeTestRows.js';
 import { SqliteStore } from './sqliteStore.js';
 
@@ -81,7 +81,7 @@ describe('open', () => {
   });
 });
 
-async function beginAndFinish(target: SqliteStore): Promise<RunResult> {
+async function beginAndFinish(target: SqliteStore): Promise<FinishedRun> {
   await target.beginRun({ id: 'disk-run', taskId: 'task-1', task: 't', mode: 'auto', startedAt: 1, pid: process.pid });
   return finished('disk-run');
 }
