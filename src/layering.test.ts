@@ -27,7 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   recordings: ['errors', 'actions', 'checks', 'params', 'store', 'trajectory'],
   report: ['errors', 'actions', 'store', 'trajectory', 'engine'],
   // The unattended runtime: it names agents but is given the table that makes them (the CLI's).
-  scheduler: ['errors', 'params', 'agent', 'browser', 'store', 'recordings', 'report', 'engine', 'rote'],
+  scheduler: ['errors', 'progress', 'params', 'agent', 'browser', 'store', 'recordings', 'report', 'engine', 'rote'],
   test: ['errors', 'actions', 'tools', 'store', 'recordings', 'engine', 'rote'],
   index: ['errors', 'progress', 'params', 'actions', 'checks', 'agent', 'browser', 'tools', 'store', 'trajectory', 'recorder', 'engine', 'rote', 'recordings', 'report'],
   demo: ['errors', 'progress', 'params', 'actions', 'checks', 'agent', 'browser', 'tools', 'store', 'trajectory', 'recorder', 'engine', 'rote', 'recordings', 'report', 'scheduler'],

@@ -2,7 +2,7 @@ import type { Page } from 'playwright';
 import { maskScreenshot } from '../checks/secretMask.js';
 import { viewportScreenshot } from '../checks/visual.js';
 import type { BoundParams } from '../params/boundParams.js';
-import { deadlineIn } from '../progress/deadline.js';
+import { deadlineIn, raceDeadline } from '../progress/deadline.js';
 import { pageGone } from './pageAlive.js';
 
 /** A failed run's screen may be mid-navigation or frozen: its picture is worth this much wait, no more. */
@@ -23,11 +23,5 @@ export async function lastScreen(page: Page, params: BoundParams, deadline: numb
     return maskScreenshot(page, await viewportScreenshot(page, deadlineIn(limitMs)), params, viewport, { strict: true });
   };
   // The secret lookup runs in the page, which may not answer at all (a busy main thread): bounded as a whole.
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), limitMs + LATE_LIMIT_MS)));
-  try {
-    return await Promise.race([capture().catch(() => undefined), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return raceDeadline(deadlineIn(limitMs + LATE_LIMIT_MS), capture().catch(() => undefined), () => undefined);
 }

@@ -1,8 +1,11 @@
 import type { Page } from 'playwright';
+import { deadlineIn, raceDeadline } from '../progress/deadline.js';
 import type { RunContext } from './runContext.js';
 
 /** Past the run's deadline, this long for its own bounded waits to end it with their own messages. */
 const OVERRUN_GRACE_MS = 5_000;
+/** A page that stopped answering may not close either: the run does not wait on it past this. */
+const PAGE_CLOSE_LIMIT_MS = 2_000;
 
 /**
  * The run's last guard against a hang: `work` (the run's loop) ends by the deadline plus a grace,
@@ -12,18 +15,9 @@ const OVERRUN_GRACE_MS = 5_000;
  * fails with a timeout, so it is still recorded.
  */
 export async function withinOverrun<T>(work: Promise<T>, page: Pick<Page, 'close'>, context: RunContext, graceMs = OVERRUN_GRACE_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const overrun = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      void Promise.race([page.close({ runBeforeUnload: false }).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000))]);
-      reject(context.timeoutError('and the step under way did not end (the page stopped answering)'));
-    }, Math.max(0, context.deadline - Date.now()) + graceMs);
+  // The loop may still end later, on its own: its outcome is not wanted then (raceDeadline ignores it).
+  return raceDeadline({ at: context.deadline + graceMs }, work, () => {
+    void raceDeadline(deadlineIn(PAGE_CLOSE_LIMIT_MS), page.close({ runBeforeUnload: false }), () => undefined).catch(() => undefined);
+    throw context.timeoutError('and the step under way did not end (the page stopped answering)');
   });
-  try {
-    return await Promise.race([work, overrun]);
-  } finally {
-    clearTimeout(timer);
-    // The loop may still end later, on its own: its outcome is not wanted then.
-    work.catch(() => undefined);
-  }
 }

@@ -1,4 +1,9 @@
 import type { Page } from 'playwright';
+import { deadlineIn, pause, raceDeadline } from '../progress/deadline.js';
+
+/** How long a page that may be dead gets to answer, and then how long its browser's exit gets to be noticed. */
+const ANSWER_LIMIT_MS = 1_000;
+const EXIT_NOTICE_MS = 250;
 
 /** The page closed, or its browser went away (a crash): a failure that may pass on a new browser. */
 export function pageGone(page: Page): boolean {
@@ -13,14 +18,12 @@ export function pageGone(page: Page): boolean {
  */
 export async function pageDied(page: Page): Promise<boolean> {
   if (pageGone(page)) return true;
-  const answers = await Promise.race([
-    page.evaluate('1').then(
-      () => true,
-      () => false,
-    ),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1_000)),
-  ]);
-  if (answers) return false;
-  await new Promise((resolve) => setTimeout(resolve, 250));
+  const answered = page.evaluate('1').then(
+    () => true,
+    () => false,
+  );
+  // No answer in time is a busy page, not a dead one.
+  if (await raceDeadline(deadlineIn(ANSWER_LIMIT_MS), answered, () => true)) return false;
+  await pause(deadlineIn(EXIT_NOTICE_MS), EXIT_NOTICE_MS);
   return pageGone(page);
 }

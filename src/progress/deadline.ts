@@ -31,29 +31,51 @@ export function isOver(deadline: Deadline): boolean {
   return deadline.signal?.aborted === true || Date.now() >= deadline.at;
 }
 
+/** Why a race against a deadline ended before its work did. */
+export type Cutoff = 'timeout' | 'aborted';
+
 /**
- * Settles with `work`, or rejects once the deadline passes or the signal aborts, whichever comes
- * first. `what` names the operation in the error. The work itself is not cancelled (a model
- * request may still answer); its late result is ignored.
+ * The one way work races its bound: settles as `work` does, or as `cutoff(why)` does once the
+ * deadline passes or the signal aborts, whichever comes first (`cutoff` returns a stand-in value
+ * or throws). The timer and the listener are removed either way. The work itself is not
+ * cancelled (a model request may still answer); its late outcome, a rejection too, is ignored.
  */
-export function withinDeadline<T>(deadline: Deadline, work: Promise<T>, what: string): Promise<T> {
-  if (deadline.signal?.aborted) return Promise.reject(abortedError(what, deadline.signal));
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => finish(() => reject(new RoteError('timeout', `${what}: still running when the run's deadline passed`))), Math.max(0, deadline.at - Date.now()));
-    const onAbort = () => finish(() => reject(abortedError(what, deadline.signal!)));
-    deadline.signal?.addEventListener('abort', onAbort, { once: true });
+export function raceDeadline<T, L = never>(deadline: Deadline, work: Promise<T>, cutoff: (why: Cutoff) => L): Promise<T | Awaited<L>> {
+  return new Promise<T | Awaited<L>>((resolve, reject) => {
     let done = false;
-    function finish(settle: () => void): void {
+    const finish = (settle: () => void) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       deadline.signal?.removeEventListener('abort', onAbort);
       settle();
-    }
+    };
+    const cut = (why: Cutoff) =>
+      finish(() => {
+        try {
+          Promise.resolve(cutoff(why)).then(resolve, reject);
+        } catch (error) {
+          reject(error);
+        }
+      });
+    const onAbort = () => cut('aborted');
+    const timer = setTimeout(() => cut('timeout'), Math.max(0, deadline.at - Date.now()));
+    deadline.signal?.addEventListener('abort', onAbort, { once: true });
     work.then(
       (value) => finish(() => resolve(value)),
       (error: unknown) => finish(() => reject(error)),
     );
+    if (deadline.signal?.aborted) cut('aborted');
+  });
+}
+
+/**
+ * Settles with `work`, or rejects once the deadline passes or the signal aborts, whichever comes
+ * first. `what` names the operation in the error.
+ */
+export function withinDeadline<T>(deadline: Deadline, work: Promise<T>, what: string): Promise<T> {
+  return raceDeadline(deadline, work, (why) => {
+    throw why === 'aborted' ? abortedError(what, deadline.signal!) : new RoteError('timeout', `${what}: still running when the run's deadline passed`);
   });
 }
 

@@ -3,6 +3,7 @@ import type { Agent } from '../agent/agent.js';
 import type { RunMode, RunResult } from '../engine/runResult.js';
 import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
+import { deadlineIn, raceDeadline } from '../progress/deadline.js';
 import type { Rote } from '../rote.js';
 import type { JobRow } from './rowParams.js';
 
@@ -124,11 +125,9 @@ const SETUP_MS = 30_000;
 
 /** `work`, or a 'page-closed' failure when it does not settle in `ms` (the browser stopped answering). */
 function answered<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const silence = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new RoteError('page-closed', `${what}: the browser did not answer in ${ms / 1000} s`)), ms);
+  return raceDeadline(deadlineIn(ms), work, () => {
+    throw new RoteError('page-closed', `${what}: the browser did not answer in ${ms / 1000} s`);
   });
-  return Promise.race([work, silence]).finally(() => clearTimeout(timer));
 }
 
 export function outcomeOf(row: number, attempt: number, result: RunResult): RowOutcome {
