@@ -165,7 +165,7 @@ function printingSteps(agent: PersonAgent, out: (text: string) => void): Agent {
 }
 
 function report(result: RunResult, args: RecordArgs, aborted: boolean, io: RecordIo): number {
-  if (aborted || (result.status === 'failed' && result.error?.includes('aborted'))) {
+  if (aborted || result.status === 'interrupted' || result.errorCode === 'aborted') {
     io.err('Recording aborted; nothing was stored.\n');
     return ABORTED_EXIT_CODE;
   }

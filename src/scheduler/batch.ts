@@ -100,7 +100,7 @@ async function runRow(options: BatchOptions, row: JobRow, attempt: number): Prom
     return outcomeOf(row.index, attempt, result);
   } catch (error) {
     // Before the run began (the browser gone, the page unreachable) or an argument the run refused.
-    const code = (error as { code?: RoteErrorCode }).code;
+    const code = setupFailureCode(error, browser);
     if (code === 'page-closed' && browser) options.browsers.discard(browser);
     return {
       row: row.index,
@@ -113,11 +113,25 @@ async function runRow(options: BatchOptions, row: JobRow, attempt: number): Prom
       agentCalls: 0,
       durationMs: Date.now() - started,
       error: firstLineOf(messageOf(error)),
-      errorCode: typeof code === 'string' ? code : 'page-closed',
+      errorCode: code,
     };
   } finally {
     await answered(context?.close() ?? Promise.resolve(), SETUP_MS, 'closing the browser context').catch(() => undefined);
   }
+}
+
+/**
+ * What a failure before the run began was: rote's own errors say; otherwise a browser that is
+ * gone or a page that closed is 'page-closed' (the next attempt gets a new browser), Playwright's
+ * timeout (a page too slow to open) is 'timeout', and anything else (a page that cannot be
+ * reached, a bug) is 'internal'. Each but a refused argument may pass on another attempt.
+ */
+export function setupFailureCode(error: unknown, browser: { isConnected(): boolean } | undefined): RoteErrorCode {
+  if (RoteError.isInstance(error)) return error.code;
+  // Playwright names a page, context or browser that went away TargetClosedError.
+  if ((browser && !browser.isConnected()) || (error instanceof Error && error.name === 'TargetClosedError')) return 'page-closed';
+  if (error instanceof Error && error.name === 'TimeoutError') return 'timeout';
+  return 'internal';
 }
 
 /** How long opening or closing a browser context or page may take before the browser is taken for dead. */
