@@ -105,9 +105,10 @@ function sameBoundWork(a: CheckPass, b: CheckPass): boolean {
   return JSON.stringify(a.action) === JSON.stringify(b.action) && a.typeMode === b.typeMode && sameTarget(a.node, b.node);
 }
 
-function endUrlHolds(node: TrajectoryNode, env: { page: CheckEnvironment['page']; params: BoundParams }): boolean {
+/** Whether the page is where a recorded run ended at this node (compareUrls says null for a match). */
+export function endUrlHolds(node: Pick<TrajectoryNode, 'state'>, env: { page: Pick<CheckEnvironment['page'], 'url'>; params: BoundParams }): boolean {
   const endUrl = node.state.endUrl;
-  return !endUrl || compareUrls(endUrl, env.page.url(), env.params) === undefined;
+  return !endUrl || compareUrls(endUrl, env.page.url(), env.params) === null;
 }
 
 /** Parameters the options' paths were learned under other values of than this run's. */
