@@ -51,6 +51,11 @@ for (const file of readdirSync(dir).filter((name) => name.endsWith('.db')).sort(
     const db = new Database(path, { readonly: true });
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     const applied = (db.prepare('SELECT COUNT(*) AS n FROM __drizzle_migrations').get() as { n: number }).n;
+    // The end URL moved from the node's state to its own column (0008, 0009): every end has one.
+    const ends = db.prepare('SELECT end_url AS endUrl, json_extract(state, \'$.endUrl\') AS inState FROM nodes WHERE ends_run = 1').all() as { endUrl: string | null; inState: string | null }[];
+    expect(ends.length).toBeGreaterThan(0);
+    for (const end of ends) expect(end.endUrl).toMatch(/^http:\/\/127\.0\.0\.1:29517\//);
+    for (const end of ends) if (end.inState !== null) expect(end.endUrl).toBe(end.inState);
     db.close();
     expect(applied).toBe(journal.entries.length);
   });

@@ -58,6 +58,12 @@ for (const entry of journal.entries.filter((candidate) => candidate.idx < latest
     const columns = (db.prepare(`PRAGMA main.table_info(${table})`).all() as { name: string }[]).map((column) => `"${column.name}"`).join(', ');
     db.exec(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM source.${table}`);
   }
+  // Before nodes.end_url (0008) the end URL was a key of the node's state, as such a store holds it.
+  const nodeColumns = (db.prepare('PRAGMA main.table_info(nodes)').all() as { name: string }[]).map((column) => column.name);
+  if (!nodeColumns.includes('end_url')) {
+    db.exec(`UPDATE main.nodes SET state = json_set(coalesce(state, '{}'), '$.endUrl', (SELECT end_url FROM source.nodes WHERE source.nodes.id = main.nodes.id))
+      WHERE (SELECT end_url FROM source.nodes WHERE source.nodes.id = main.nodes.id) IS NOT NULL`);
+  }
   db.exec('DETACH DATABASE source');
   db.pragma('journal_mode = DELETE');
   db.close();

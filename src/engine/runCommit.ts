@@ -4,7 +4,7 @@ import type { BoundParams } from '../params/boundParams.js';
 import type { ParamSchema } from '../params/paramType.js';
 import { learnedSchema } from './learnedSchema.js';
 import type { NewNodeRow, NodeLink, NodeRow, NodeStat } from '../store/rows.js';
-import { nodeFromRow } from '../trajectory/trajectoryNode.js';
+import { nodeFromRow, storedState } from '../trajectory/trajectoryNode.js';
 import { sameStep } from '../trajectory/sameStep.js';
 import type { Store } from '../store/store.js';
 import { namesSetBy, namesUsedBy } from './paramBindings.js';
@@ -203,7 +203,7 @@ function toRow(node: TrajectoryNode, now: number): NewNodeRow {
     cropHash: node.cropHash,
     cropRect: node.cropRect,
     masks: node.masks,
-    state: node.state,
+    ...storedState(node.state),
     endsRun: node.endsRun,
     hits: 1,
     lastUsedAt: now,

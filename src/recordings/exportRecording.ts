@@ -1,4 +1,4 @@
-import { nodeFromRow } from '../trajectory/trajectoryNode.js';
+import { nodeFromRow, rowState } from '../trajectory/trajectoryNode.js';
 import { RoteError } from '../errors/roteError.js';
 import { schemaFromStored } from '../params/paramSchema.js';
 import type { ParamSchema } from '../params/paramType.js';
@@ -106,7 +106,7 @@ function fileNode(row: NodeRow) {
     box: row.box,
     cropRect: row.cropRect,
     masks: row.masks ?? [],
-    state: row.state ?? {},
+    state: rowState(row) ?? {},
     endsRun: row.endsRun,
     crop: row.cropHash === null ? null : cropPathOf(row.cropHash),
   };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ROOT_ID } from '../trajectory/nodeRef.js';
+import { storedState } from '../trajectory/trajectoryNode.js';
 import { RoteError } from '../errors/roteError.js';
 import { taskKeyOf } from '../params/taskKey.js';
 import type { NewNodeRow, TaskRow } from '../store/rows.js';
@@ -72,7 +73,7 @@ export async function importRecording(store: Store, folder: string, options: Imp
     cropHash: node.crop === null ? null : hashOf(node.crop),
     cropRect: node.cropRect,
     masks: node.masks,
-    state: node.state,
+    ...storedState(node.state),
     endsRun: node.endsRun,
     // Siblings are tried in creation order (until one succeeds): the file's order, kept just before now.
     createdAt: now - file.nodes.length + at,

@@ -32,7 +32,7 @@ function trajectory(order: 'forward' | 'shuffled' = 'forward'): { nodes: NewNode
     { ...base, id: 'n2', parentId: 'n1', action: { type: 'type', text: '{{name}}' }, url: `${ORIGIN}/intake?ref=abc`, cropHash: sha256(cropB), state: { typeMode: 'replace' }, createdAt: 101 },
     { ...base, id: 'n3', parentId: 'n2', action: { type: 'goto', url: `${ORIGIN}/next?x=1#part` }, url: `${ORIGIN}/intake?ref=abc`, createdAt: 102 },
     { ...base, id: 'n4', parentId: 'n3', action: { type: 'goto', url: 'https://other.test/help' }, url: `${ORIGIN}/next?x=1`, createdAt: 103 },
-    { ...base, id: 'n5', parentId: 'n4', action: { type: 'click', x: 5, y: 5, button: 'left' }, url: 'https://other.test/help', cropHash: sha256(cropA), state: { endUrl: `${ORIGIN}/done?id=1` }, endsRun: true, hits: 7, lastSuccessAt: 5000, createdAt: 104 },
+    { ...base, id: 'n5', parentId: 'n4', action: { type: 'click', x: 5, y: 5, button: 'left' }, url: 'https://other.test/help', cropHash: sha256(cropA), endUrl: `${ORIGIN}/done?id=1`, endsRun: true, hits: 7, lastSuccessAt: 5000, createdAt: 104 },
     { ...base, id: 'd1', parentId: null, resumeAtId: 'root', action: { type: 'click', x: 300, y: 200, button: 'left' }, intent: 'Dismiss the popup', url: `${ORIGIN}/intake?ref=abc`, createdAt: 200, lastSuccessAt: 9000 },
   ];
   const blobs = [cropA, cropB].map((bytes) => ({ hash: sha256(bytes), bytes }));
@@ -195,7 +195,7 @@ describe('importRecording', () => {
     expect(byAction('goto', `${staging}/next?x=1#part`)).toBeDefined();
     expect(byAction('goto', 'https://other.test/help')).toBeDefined();
     expect(rows.filter((row) => row.url === `${staging}/intake?ref=abc`)).toHaveLength(4);
-    expect(rows.find((row) => row.endsRun)!.state).toEqual({ endUrl: `${staging}/done?id=1` });
+    expect(rows.find((row) => row.endsRun)).toMatchObject({ endUrl: `${staging}/done?id=1`, state: {} });
     // The same recording at two origins in one store: the second copy's node ids are derived, links kept.
     expect(await store.nodeCount()).toBe(12);
     expect(rows.map((row) => row.id)).not.toContain('n1');

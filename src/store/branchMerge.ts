@@ -71,12 +71,12 @@ export class BranchMerge {
 
   private foldedLinks(): NodeLink[] {
     return this.folded.flatMap(({ fresh, stored }) => {
-      const endUrl = endUrlOf(fresh);
+      const endUrl = fresh.endUrl;
       const learned = valuesLearned(fresh, stored);
       const link: NodeLink = {
         id: stored.id,
         ...(fresh.endsRun && !stored.endsRun ? { endsRun: true } : {}),
-        ...(endUrl !== undefined && endUrlOf(stored) === undefined ? { endUrl } : {}),
+        ...(endUrl !== null && stored.endUrl === null ? { endUrl } : {}),
         ...(fresh.resumeAtId !== null && stored.resumeAtId === null ? { resumeAtId: fresh.resumeAtId } : {}),
         ...(Object.keys(learned).length > 0 ? { state: { add: learned } } : {}),
       };
@@ -122,11 +122,6 @@ function isState(value: unknown): value is Record<string, unknown> {
 
 function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-function endUrlOf(node: NodeRow): string | undefined {
-  const state = node.state as { endUrl?: unknown } | null;
-  return typeof state?.endUrl === 'string' ? state.endUrl : undefined;
 }
 
 /** Runs a merge to the end with a synchronous reader of stored children (SQLite, inside its transaction). */

@@ -48,6 +48,8 @@ export type NodeRow = {
   masks: unknown;
   state: unknown;
   endsRun: boolean;
+  /** Where a run that ended here ended (templated); null where none did, or on a node stored before this column (its state says). */
+  endUrl: string | null;
   hits: number;
   misses: number;
   lastUsedAt: number | null;
@@ -66,6 +68,7 @@ export type NewNodeRow = Pick<NodeRow, 'id' | 'taskId' | 'action' | 'url' | 'cre
   masks?: unknown;
   state?: unknown;
   endsRun?: boolean | undefined;
+  endUrl?: string | null | undefined;
   hits?: number | undefined;
   misses?: number | undefined;
   lastUsedAt?: number | null | undefined;
@@ -158,7 +161,7 @@ export interface NodeLink {
   id: string;
   resumeAtId?: string | null;
   endsRun?: boolean;
-  /** The URL a run ended on here (templated), kept in the node's state for the end check. */
+  /** The URL a run ended on here (templated), for the end check: its own column, set in place. */
   endUrl?: string;
   /** Items a run learned about the node, added to lists in its state (each once; see statePatch.ts). */
   state?: { add: Record<string, unknown[]> };
@@ -223,6 +226,7 @@ export function withNodeDefaults(node: NewNodeRow): NodeRow {
     cropRect: null,
     masks: null,
     state: null,
+    endUrl: null,
     lastUsedAt: null,
     lastSuccessAt: null,
     ...stripUndefined(node),

@@ -75,6 +75,8 @@ export const nodes = sqliteTable(
     masks: json<unknown>('masks'),
     state: json<unknown>('state'),
     endsRun: integer('ends_run', { mode: 'boolean' }).notNull().default(false),
+    /** Where a run that ended here ended (templated): a replay ends here only on that page. */
+    endUrl: text('end_url'),
     hits: integer('hits').notNull().default(0),
     misses: integer('misses').notNull().default(0),
     lastUsedAt: integer('last_used_at'),

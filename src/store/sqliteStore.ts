@@ -268,7 +268,8 @@ export class SqliteStore implements Store {
         let changes = 1;
         if (link.resumeAtId !== undefined) changes = s.setResumeAt.run({ id: link.id, resumeAtId: link.resumeAtId }).changes;
         if (link.endsRun !== undefined) changes = s.setEndsRun.run({ id: link.id, endsRun: link.endsRun ? 1 : 0 }).changes;
-        if (link.endUrl !== undefined || link.state !== undefined) {
+        if (link.endUrl !== undefined) changes = s.setEndUrl.run({ id: link.id, endUrl: link.endUrl }).changes;
+        if (link.state !== undefined) {
           const stored = s.nodeState.get({ id: link.id });
           if (!stored) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
           const state = patchedState(parsedStateText(stored.state), link);

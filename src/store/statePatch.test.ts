@@ -5,11 +5,11 @@ import { importedState, parsedStateText, patchedState } from './statePatch.js';
 const key = (value: string) => canonicalKey([], ['count'], { count: value });
 
 describe('patchedState', () => {
-  it('adds each learned item once, keeps the key order, and sets the end URL', () => {
+  it('adds each learned item once and keeps the key order; the end URL is no part of the state (its own column)', () => {
     const stored = { ahead: [], alsoUnder: [key('a')], valueHashes: {} };
-    const patched = patchedState(stored, { id: 'n', endUrl: '/done', state: { add: { alsoUnder: [key('a'), key('b')] } } });
-    expect(patched).toEqual({ ahead: [], alsoUnder: [key('a'), key('b')], valueHashes: {}, endUrl: '/done' });
-    expect(Object.keys(patched!)).toEqual(['ahead', 'alsoUnder', 'valueHashes', 'endUrl']);
+    const patched = patchedState(stored, { id: 'n', endUrl: '/done', state: { add: { alsoUnder: [key('a'), key('b')], endsUnder: [key('c')] } } });
+    expect(patched).toEqual({ ahead: [], alsoUnder: [key('a'), key('b')], valueHashes: {}, endsUnder: [key('c')] });
+    expect(Object.keys(patched!)).toEqual(['ahead', 'alsoUnder', 'valueHashes', 'endsUnder']);
   });
 
   it('changes nothing for a link without changes, or on a damaged state', () => {
@@ -17,8 +17,9 @@ describe('patchedState', () => {
     expect(patchedState({ a: 1 }, { id: 'n', state: { add: { alsoUnder: [] } } })).toBeUndefined();
     // A state column that is not a JSON object stays as it is, so its node stays a miss that names itself.
     expect(patchedState(parsedStateText('{not json'), { id: 'n', state: { add: { alsoUnder: [key('a')] } } })).toBeUndefined();
-    expect(patchedState([1, 2], { id: 'n', endUrl: '/x' })).toBeUndefined();
-    expect(patchedState(undefined, { id: 'n', endUrl: '/x' })).toEqual({ endUrl: '/x' });
+    expect(patchedState([1, 2], { id: 'n', state: { add: { alsoUnder: [key('a')] } } })).toBeUndefined();
+    expect(patchedState({ a: 1 }, { id: 'n', endUrl: '/x' })).toBeUndefined();
+    expect(patchedState(undefined, { id: 'n', state: { add: { alsoUnder: [key('a')] } } })).toEqual({ alsoUnder: [key('a')] });
   });
 
   it('keeps at most 64 keys a list and never drops one it kept; the values a click sets are counted per parameter', () => {

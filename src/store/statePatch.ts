@@ -4,16 +4,15 @@ import type { NodeLink } from './rows.js';
 /**
  * A stored node's state after a link's changes; undefined when the link changes none, or when the
  * stored state is damaged (not a JSON object), which is left as it is: that node stays a miss that
- * names itself. The end URL is set, and items are added to list keys (each once, compared as JSON;
+ * names itself. Items are added to list keys (each once, compared as JSON;
  * at most MAX_LEARNED). One rule for both dialects, applied in JavaScript so the state
  * text keeps its key order (a key set in place, a new one last) and re-exports stay byte-identical.
  */
 export function patchedState(stored: unknown, link: NodeLink): Record<string, unknown> | undefined {
   const adds = Object.entries(link.state?.add ?? {}).filter(([, items]) => items.length > 0);
-  if (link.endUrl === undefined && adds.length === 0) return undefined;
+  if (adds.length === 0) return undefined;
   if (stored !== null && stored !== undefined && !isObject(stored)) return undefined;
   const state: Record<string, unknown> = { ...((stored as Record<string, unknown> | null | undefined) ?? {}) };
-  if (link.endUrl !== undefined) state.endUrl = link.endUrl;
   for (const [key, items] of adds) state[key] = added(state[key], items);
   return state;
 }

@@ -121,6 +121,11 @@ export function prepareStatements(db: RoteDatabase) {
       .set({ endsRun: v('endsRun') }) // 1 or 0
       .where(eq(nodes.id, p('id')))
       .prepare(),
+    setEndUrl: db
+      .update(nodes)
+      .set({ endUrl: v('endUrl') })
+      .where(eq(nodes.id, p('id')))
+      .prepare(),
     /** A node's state, raw (read, changed by statePatch.ts, and written back inside the commit's transaction). */
     nodeState: client.prepare<[{ id: string }], { state: string | null }>('SELECT state FROM nodes WHERE id = @id') as Database.Statement<[{ id: string }], { state: string | null }>,
     setState: db

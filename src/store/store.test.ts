@@ -111,7 +111,7 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       expect(await store.getNode(second.id)).toMatchObject({ hits: 0, misses: 1, lastUsedAt: 3001, lastSuccessAt: null, resumeAtId: first.id, endsRun: false });
     });
 
-    it('a stored node a later run ended on keeps its end URL with the rest of its state', async () => {
+    it('a stored node a later run ended on keeps its end URL in its own column, its state as it was', async () => {
       const stored = node({ state: { typeMode: 'keys', matches: 1 } });
       const bare = node({ parentId: stored.id });
       await store.commitRun({ task: task(), newNodes: [stored, bare], run: finished(await begin()) });
@@ -122,8 +122,9 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
         ],
         run: finished(await begin()),
       });
-      expect(await store.getNode(stored.id)).toMatchObject({ endsRun: true, state: { typeMode: 'keys', matches: 1, endUrl: 'https://example.test/saved?id=:id' } });
-      expect(await store.getNode(bare.id)).toMatchObject({ endsRun: true, state: { endUrl: 'https://example.test/done' } });
+      expect(await store.getNode(stored.id)).toMatchObject({ endsRun: true, endUrl: 'https://example.test/saved?id=:id', state: { typeMode: 'keys', matches: 1 } });
+      expect((await store.getNode(stored.id))?.state).not.toHaveProperty('endUrl');
+      expect(await store.getNode(bare.id)).toMatchObject({ endsRun: true, endUrl: 'https://example.test/done' });
     });
 
     it('is atomic: a failing insert leaves nothing behind and the run stays running', async () => {
@@ -183,7 +184,7 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       const [fillA, submitA] = learned();
       const [fillB, learnedSubmit] = learned();
       // The second run ended on the submit: the engine keeps that in the new node itself.
-      const submitB = { ...learnedSubmit, endsRun: true, state: { endUrl: 'https://example.test/done' }, lastUsedAt: 5000, lastSuccessAt: 5000 };
+      const submitB = { ...learnedSubmit, endsRun: true, endUrl: 'https://example.test/done', lastUsedAt: 5000, lastSuccessAt: 5000 };
       const extra = node({ parentId: fillB.id, action: { type: 'click', target: 'Advanced' }, createdAt: 4 });
       const runA = await begin();
       await store.commitRun({ sameStep: sameAction, task: task(), newNodes: [fillA, submitA], run: finished(runA), steps: [{ runId: runA, idx: 0, nodeId: fillA.id, kind: 'agent', action: {}, intent: null, outcome: 'ok', reason: null, durationMs: 1, checkMs: 0 }] });
@@ -203,12 +204,12 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       expect(await store.getNode(fillB.id)).toBeUndefined();
       expect(await store.getNode(extra.id)).toMatchObject({ parentId: fillA.id });
       // What the second run learned about the folded submit is the stored one's now: where runs end, a use.
-      expect(await store.getNode(submitA.id)).toMatchObject({ endsRun: true, resumeAtId: fillA.id, state: { endUrl: 'https://example.test/done' }, hits: 1, lastSuccessAt: 5000 });
+      expect(await store.getNode(submitA.id)).toMatchObject({ endsRun: true, resumeAtId: fillA.id, endUrl: 'https://example.test/done', hits: 1, lastSuccessAt: 5000 });
       expect((await store.runSteps(runB)).map((step) => step.nodeId)).toEqual([fillA.id, extra.id]);
       expect(await store.nodeCount()).toBe(4);
     });
 
-    it("a link adds what a run learned to a stored step's state, each item once, beside its end URL, in the order learned", async () => {
+    it("a link adds what a run learned to a stored step's state, each item once, in the order learned, and sets its end URL", async () => {
       const stored = node({ createdAt: 1, state: { ahead: [], valueHashes: { n: 'h1' } } });
       await store.commitRun({ task: task(), newNodes: [stored], run: finished(await begin()) });
       const two = { ahead: [], valueHashes: { n: 'h2' } };
@@ -216,10 +217,10 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       await store.commitRun({ run: finished(await begin()), nodeLinks: [{ id: stored.id, endsRun: true, endUrl: 'https://example.test/done', state: { add: { alsoUnder: [two], endsUnder: [two] } } }] });
       await store.commitRun({ run: finished(await begin()), nodeLinks: [{ id: stored.id, state: { add: { alsoUnder: [two, three], setsValue: [] } } }] });
       const after = await store.getNode(stored.id);
-      expect(after).toMatchObject({ endsRun: true });
-      expect(after?.state).toEqual({ ahead: [], valueHashes: { n: 'h1' }, endUrl: 'https://example.test/done', alsoUnder: [two, three], endsUnder: [two] });
+      expect(after).toMatchObject({ endsRun: true, endUrl: 'https://example.test/done' });
+      expect(after?.state).toEqual({ ahead: [], valueHashes: { n: 'h1' }, alsoUnder: [two, three], endsUnder: [two] });
       // The text keeps its key order (a key set in place, a new one last): exports stay byte-identical.
-      expect(Object.keys(after!.state as object)).toEqual(['ahead', 'valueHashes', 'endUrl', 'alsoUnder', 'endsUnder']);
+      expect(Object.keys(after!.state as object)).toEqual(['ahead', 'valueHashes', 'alsoUnder', 'endsUnder']);
       await expect(store.commitRun({ run: finished(await begin()), nodeLinks: [{ id: 'missing', state: { add: { alsoUnder: [two] } } }] })).rejects.toThrowError(/does not exist/);
     });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UnreadableColumn } from '../store/rows.js';
-import { nodeFromRow } from './trajectoryNode.js';
+import { nodeFromRow, storedState } from './trajectoryNode.js';
 
 const row = {
   id: 'n1',
@@ -17,6 +17,7 @@ const row = {
   masks: [{ x: 9, y: 9, width: 94, height: 18 }] as unknown,
   state: { matches: 1, ahead: ['name'], typeMode: 'replace' } as unknown,
   endsRun: false,
+  endUrl: null as string | null,
   lastSuccessAt: null,
 };
 
@@ -26,6 +27,18 @@ const COLUMNS = ['action', 'fingerprint', 'box', 'cropRect', 'masks', 'state', '
 describe('nodeFromRow', () => {
   it('reads a good row', () => {
     expect(nodeFromRow(row)).toMatchObject({ node: { id: 'n1', action: { type: 'click' }, masks: [{ x: 9 }] } });
+  });
+
+  it("reads the end URL from its column, or from the state of a node stored before the column", () => {
+    const read = (over: Partial<typeof row>) => {
+      const result = nodeFromRow({ ...row, ...over });
+      return 'node' in result ? result.node.state.endUrl : result.problem;
+    };
+    expect(read({ endUrl: 'http://127.0.0.1:4010/done' })).toBe('http://127.0.0.1:4010/done');
+    expect(read({ state: { endUrl: 'http://127.0.0.1:4010/old' } })).toBe('http://127.0.0.1:4010/old');
+    expect(read({ state: { endUrl: 'http://127.0.0.1:4010/old' }, endUrl: 'http://127.0.0.1:4010/new' })).toBe('http://127.0.0.1:4010/new');
+    expect(read({})).toBeUndefined();
+    expect(storedState({ endUrl: 'http://127.0.0.1:4010/done', ahead: ['name'] })).toEqual({ state: { ahead: ['name'] }, endUrl: 'http://127.0.0.1:4010/done' });
   });
 
   it('never throws on a damaged column: it names the column, and gives no node', () => {

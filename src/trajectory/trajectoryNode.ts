@@ -115,7 +115,11 @@ export const stateSchema = z
     watchedAhead: z.array(z.string()).optional(),
     /** The target was disabled when recorded (acting on it did nothing, by design). */
     disabled: z.boolean().optional(),
-    /** The URL the run ended on, on the node where the agent said it was done. */
+    /**
+     * The URL the run ended on, on the node where the agent said it was done. Stored in its own
+     * column (NodeRow.endUrl), so setting it is one update; a node stored before that column
+     * keeps it in its state's JSON, which is read when the column is empty.
+     */
     endUrl: z.string().optional(),
     /** Native dialogs (alert, confirm, prompt) the step raised, and how they were answered. */
     dialogs: z.array(recordedDialogSchema).optional(),
@@ -186,7 +190,8 @@ export function nodeFromRow(row: StoredNodeRow): { node: TrajectoryNode } | { pr
   const box = row.box === null ? { success: true as const, data: null } : boxSchema.safeParse(row.box);
   const cropRect = row.cropRect === null ? { success: true as const, data: null } : boxSchema.safeParse(row.cropRect);
   const masks = row.masks === null ? { success: true as const, data: [] } : z.array(boxSchema).safeParse(row.masks);
-  const state = row.state === null ? { success: true as const, data: {} } : stateSchema.safeParse(row.state);
+  const stored = rowState(row);
+  const state = stored === null ? { success: true as const, data: {} } : stateSchema.safeParse(stored);
   if (!action.success || !fingerprint.success || !box.success || !cropRect.success || !masks.success || !state.success) {
     const columns = { action, fingerprint, box, crop_rect: cropRect, masks, state };
     const [column, failed] = Object.entries(columns).find(([, parsed]) => !parsed.success)!;
@@ -211,6 +216,23 @@ export function nodeFromRow(row: StoredNodeRow): { node: TrajectoryNode } | { pr
     lastSuccessAt: row.lastSuccessAt,
   };
   return { node };
+}
+
+/**
+ * A stored row's state as the node model (and a recording file) has it: the end URL, kept in its
+ * own column, back in the state; where the state holds one already (a node stored before the
+ * column) the column's takes its place, so the key order, and a re-export's bytes, stay.
+ */
+export function rowState(row: Pick<NodeRow, 'state' | 'endUrl'>): unknown {
+  if (row.endUrl === null) return row.state;
+  const state = row.state ?? {};
+  return typeof state === 'object' && !Array.isArray(state) && !(state instanceof UnreadableColumn) ? { ...state, endUrl: row.endUrl } : state;
+}
+
+/** A node's state as the store keeps it: the end URL in its own column, the rest as the state's JSON. */
+export function storedState(state: NodeState): { state: NodeState; endUrl: string | null } {
+  const { endUrl, ...rest } = state;
+  return { state: rest, endUrl: endUrl ?? null };
 }
 
 /** The first issue zod found, with its path: enough for a person to find the field. */

@@ -214,19 +214,23 @@ export class PostgresStore implements Store {
       if (!updated.rowCount) throw new Error(`node ${stat.id} (in nodeStats) does not exist`);
     }
     for (const link of input.nodeLinks ?? []) {
-      // The state's text, not the column's decoder: a damaged one must not fail the commit (patchedState leaves it alone).
-      const [stored] = await tx.select({ state: sql<string | null>`${nodes.state}` }).from(nodes).where(eq(nodes.id, link.id)).for('update');
-      if (!stored) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
-      // Merged here, not with jsonb_set: the state text keeps its key order, as on SQLite.
-      const state = patchedState(parsedStateText(stored.state), link);
-      await tx
-        .update(nodes)
-        .set({
-          ...(link.resumeAtId !== undefined ? { resumeAtId: link.resumeAtId } : {}),
-          ...(link.endsRun !== undefined ? { endsRun: link.endsRun } : {}),
-          ...(state ? { state } : {}),
-        })
-        .where(eq(nodes.id, link.id));
+      let state: Record<string, unknown> | undefined;
+      if (link.state !== undefined) {
+        // The state's text, not the column's decoder: a damaged one must not fail the commit (patchedState leaves it alone).
+        const [stored] = await tx.select({ state: sql<string | null>`${nodes.state}` }).from(nodes).where(eq(nodes.id, link.id)).for('update');
+        if (!stored) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
+        // Merged here, not with jsonb_set: the state text keeps its key order, as on SQLite.
+        state = patchedState(parsedStateText(stored.state), link);
+      }
+      const changes = {
+        ...(link.resumeAtId !== undefined ? { resumeAtId: link.resumeAtId } : {}),
+        ...(link.endsRun !== undefined ? { endsRun: link.endsRun } : {}),
+        ...(link.endUrl !== undefined ? { endUrl: link.endUrl } : {}),
+        ...(state ? { state } : {}),
+      };
+      if (Object.keys(changes).length === 0) continue;
+      const updated = await tx.update(nodes).set(changes).where(eq(nodes.id, link.id));
+      if (!updated.rowCount) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
     }
     const { id, ...finished } = input.run;
     const updated = await tx

@@ -64,6 +64,7 @@ export const nodes = pgTable(
     masks: json<unknown>('masks'),
     state: json<unknown>('state'),
     endsRun: boolean('ends_run').notNull().default(false),
+    endUrl: text('end_url'),
     hits: integer('hits').notNull().default(0),
     misses: integer('misses').notNull().default(0),
     lastUsedAt: millis('last_used_at'),

@@ -1,0 +1,1 @@
+ALTER TABLE `nodes` ADD `end_url` text;
