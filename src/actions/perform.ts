@@ -3,7 +3,7 @@ import type { Action } from './action.js';
 import { RoteError } from '../errors/roteError.js';
 import { chooseOption, describeNoChoice, type SelectOption } from './chooseOption.js';
 import { playwrightChord } from './keys.js';
-import { deadlineIn, remainingMs, type Deadline } from '../progress/deadline.js';
+import { remainingMs, type Deadline } from '../progress/deadline.js';
 
 /** A navigation that takes longer than this is stuck, whatever the run's deadline. */
 const GOTO_LIMIT_MS = 30_000;
@@ -26,7 +26,7 @@ export type TypeMode =
  * Runs one action on the page, as a person would: a click first moves the pointer to the
  * target (hover states apply). Coordinates are viewport CSS pixels.
  */
-export async function performAction(page: Page, action: Action, typeMode: TypeMode = 'keys', deadline: Deadline = deadlineIn(GOTO_LIMIT_MS)): Promise<void> {
+export async function performAction(page: Page, action: Action, typeMode: TypeMode, deadline: Deadline): Promise<void> {
   switch (action.type) {
     case 'click':
       await page.mouse.move(action.x, action.y);

@@ -1,7 +1,7 @@
 import pixelmatch from 'pixelmatch';
 import type { Page } from 'playwright';
 import sharp from 'sharp';
-import { deadlineIn, remainingMs, type Deadline } from '../progress/deadline.js';
+import { pause, remainingMs, type Deadline } from '../progress/deadline.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
 /** Margin kept around a target, so a crop shows its edges and what sits right against it. */
@@ -38,7 +38,8 @@ function captureTimeout(deadline: Deadline, limitMs: number): number {
   return Math.max(1, remainingMs(deadline, limitMs));
 }
 
-export async function screenshotCrop(page: Page, clip: Box, deadline: Deadline = deadlineIn(CROP_CAPTURE_LIMIT_MS)): Promise<Buffer> {
+/** A clip of the viewport at CSS scale; each attempt is bounded by the crop's own limit and the deadline. */
+export async function screenshotCrop(page: Page, clip: Box, deadline: Deadline): Promise<Buffer> {
   return captureSettled(page, deadline, () =>
     page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: captureTimeout(deadline, CROP_CAPTURE_LIMIT_MS) }),
   );
@@ -172,14 +173,15 @@ async function captureSettled(page: Page, deadline: Deadline, capture: () => Pro
       return await capture();
     } catch (error) {
       if (attempt >= CAPTURE_ATTEMPTS || page.isClosed() || deadline.signal?.aborted || remainingMs(deadline) <= CAPTURE_RETRY_PAUSE_MS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, CAPTURE_RETRY_PAUSE_MS));
+      await pause(deadline, CAPTURE_RETRY_PAUSE_MS);
       await page.waitForLoadState('domcontentloaded', { timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }).catch(() => {});
     }
   }
 }
 
-export async function viewportScreenshot(page: Page, deadline: Deadline = deadlineIn(2 * VIEWPORT_CAPTURE_LIMIT_MS)): Promise<Buffer> {
-  return captureSettled(page, deadline, () => page.screenshot({ caret: 'hide', timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }));
+/** The whole viewport (at device scale unless told otherwise); each attempt is bounded by the capture's own limit and the deadline. */
+export async function viewportScreenshot(page: Page, deadline: Deadline, options: { scale?: 'css' | 'device' } = {}): Promise<Buffer> {
+  return captureSettled(page, deadline, () => page.screenshot({ caret: 'hide', ...(options.scale ? { scale: options.scale } : {}), timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }));
 }
 
 /**

@@ -51,7 +51,7 @@ beforeEach(() => app.reset());
 async function execute(page: Page, action: Action): Promise<void> {
   const isSelect = action.type === 'type' && (await page.evaluate('document.activeElement && document.activeElement.tagName === "SELECT"'));
   const before = beforeAction(page);
-  await performAction(page, action, isSelect ? 'select' : 'keys');
+  await performAction(page, action, isSelect ? 'select' : 'keys', deadlineIn(30_000));
   await settle(page, before, deadlineIn(10_000));
 }
 
@@ -65,7 +65,7 @@ async function drive(page: Page, agentParams: Record<string, string>): Promise<{
       deadline: Number.MAX_SAFE_INTEGER,
       task: 'Register the patient',
       params: agentParams,
-      screenshot: await viewportScreenshot(page),
+      screenshot: await viewportScreenshot(page, deadlineIn(20_000)),
       url: page.url(),
       viewport: VIEWPORT,
       history,

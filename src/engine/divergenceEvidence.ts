@@ -21,7 +21,7 @@ export async function evidenceAtRecordedPlace(env: CheckEnvironment, node: Traje
   const inside = viewport && clip.x >= 0 && clip.y >= 0 && clip.x + clip.width <= viewport.width && clip.y + clip.height <= viewport.height;
   if (!inside || env.page.isClosed()) return { expected };
   try {
-    let actual = await screenshotCrop(env.page, clip);
+    let actual = await screenshotCrop(env.page, clip, env.deadline);
     // Shown to the caller: secrets painted over, as in every crop rote keeps.
     const hidden = await secretRegions(env.page, env.params, clip);
     if (hidden.length > 0) actual = await paintBoxes(actual, hidden);

@@ -77,7 +77,7 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   // Password fields and shown secrets are painted over before the crop is kept, and masked in
   // every comparison, so a replay (whose live crop shows them) compares the same way.
   const hidden = await secretRegions(page, params, rect);
-  const crop = await paintBoxes(await screenshotCrop(page, rect), hidden);
+  const crop = await paintBoxes(await screenshotCrop(page, rect, deadline), hidden);
   const masks = await paramRegions(page, params.shownForms(), rect);
   masks.push(...hidden);
   // What a text field or select shows is data (this record's phone number), not the control: mask its inside.

@@ -20,7 +20,7 @@ import { scrubError } from '../params/scrubError.js';
 import type { TaskIdentity } from '../params/taskKey.js';
 import { renderForDisplay, renderKnown } from '../params/template.js';
 import { urlRenderingParams } from '../params/url.js';
-import { narrowed, pause, remainingMs, withinDeadline } from '../progress/deadline.js';
+import { isOver, narrowed, pause, remainingMs, withinDeadline } from '../progress/deadline.js';
 import { controlSelectors, shownValues } from '../checks/shownValues.js';
 import type { Store } from '../store/store.js';
 import type { Tool, ToolRegistry } from '../tools/toolRegistry.js';
@@ -95,10 +95,10 @@ const ARRIVAL_LIMIT_MS = 10_000;
 async function documentArrived(page: Page, deadline: RunContext): Promise<void> {
   const watch = navigationWatch(page);
   if (!watch.navigating) return;
-  const until = Date.now() + remainingMs(deadline, ARRIVAL_LIMIT_MS);
+  const arrival = narrowed(deadline, ARRIVAL_LIMIT_MS);
   // Until the request ends: a document (it commits), or none (a 204, a download), whichever comes.
-  while (watch.navigating && Date.now() < until && !page.isClosed()) await new Promise((resolve) => setTimeout(resolve, 50));
-  await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, until - Date.now()) }).catch(() => undefined);
+  while (watch.navigating && !isOver(arrival) && !page.isClosed()) await pause(arrival, 50);
+  await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, remainingMs(arrival)) }).catch(() => undefined);
 }
 
 /** Raised inside the loop to end a run as 'diverged'; carries the divergence. */

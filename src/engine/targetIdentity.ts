@@ -3,13 +3,13 @@ import { actionPoint, type Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
 import { FACET_LIMIT, facetReading, hasFacets, IDENTITY_FACETS, sameIdentity, type Identity, type IdentityFacet } from '../checks/identity.js';
 import { countedByRole, lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
-import { lookAlike } from '../checks/visual.js';
+import { lookAlike, viewportScreenshot } from '../checks/visual.js';
 import { messageOf } from '../errors/messageOf.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { redactSecrets } from '../params/secret.js';
 import { renderTemplate, templateNames } from '../params/template.js';
 import { hideSecretsInCut } from '../checks/secretTarget.js';
-import type { Deadline } from '../progress/deadline.js';
+import { narrowed, type Deadline } from '../progress/deadline.js';
 import type { NodeState } from '../trajectory/trajectoryNode.js';
 
 /**
@@ -64,9 +64,12 @@ export async function recordIdentity(page: Page, target: Target, action: Action,
   if (!actionPoint(action)) return recorded;
   const same = (found ?? []).filter((other) => sameIdentity(other.identity, telling));
   const index = same.findIndex((other) => sameBox(other.box, target.box));
-  if (same.length > 1 && index >= 0 && (await looksUnlikeTheOthers(page, target, same))) recorded.position = { index, of: same.length };
+  if (same.length > 1 && index >= 0 && (await looksUnlikeTheOthers(page, target, same, deadline))) recorded.position = { index, of: same.length };
   return recorded;
 }
+
+/** The page's picture that compares look-alikes is worth this much of the run's time, no more: without it, no position is kept. */
+const LOOKALIKES_CAPTURE_LIMIT_MS = 5_000;
 
 /** More look-alikes than this are never told apart by position: a list, not a toolbar. */
 const MAX_BY_POSITION = 8;
@@ -76,11 +79,11 @@ const MAX_BY_POSITION = 8;
  * target from the others (toolbar icons that differ): identical empty fields in shuffled rows
  * look alike, so their position says nothing, and such a step is not replayed.
  */
-async function looksUnlikeTheOthers(page: Page, target: Target, same: readonly Lookalike[]): Promise<boolean> {
+async function looksUnlikeTheOthers(page: Page, target: Target, same: readonly Lookalike[], deadline: Deadline): Promise<boolean> {
   if (same.length > MAX_BY_POSITION) return false;
   let screenshot: Buffer;
   try {
-    screenshot = await page.screenshot({ caret: 'hide', scale: 'css', timeout: 5000 });
+    screenshot = await viewportScreenshot(page, narrowed(deadline, LOOKALIKES_CAPTURE_LIMIT_MS), { scale: 'css' });
   } catch {
     return false;
   }
