@@ -3,6 +3,7 @@ import { cdpSession } from './cdp.js';
 import type { Fingerprint, Target } from './fingerprint.js';
 import { IDENTITY_JS, type Identity } from './identity.js';
 import type { Point } from './geometry.js';
+import { raceDeadline, type Deadline } from '../progress/deadline.js';
 
 /**
  * Runs in the page: where a window's (0, 0) is in the top page's viewport, through same-origin
@@ -94,20 +95,25 @@ type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue
 
 const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 'InlineTextBox', 'LineBreak', 'LabelText']);
 
-/** What to take of a target besides its fingerprint, box and state. */
-export type CaptureOptions = { identity?: boolean };
+/** By when the capture must be over (the run's deadline), and what to take besides the fingerprint, box and state. */
+export type CaptureOptions = { deadline: Deadline; identity?: boolean };
 
 /** The target an action at `point` (viewport CSS pixels) would land on, or null if none. */
-export function targetAt(page: Page, point: Point, options: CaptureOptions = {}): Promise<Target | null> {
+export function targetAt(page: Page, point: Point, options: CaptureOptions): Promise<Target | null> {
   return captureTarget(page, `${PICK_ELEMENT}('point', ${Number(point.x)}, ${Number(point.y)})`, options);
 }
 
 /** The element typing or a key press would go to. */
-export function focusedTarget(page: Page, options: CaptureOptions = {}): Promise<Target | null> {
+export function focusedTarget(page: Page, options: CaptureOptions): Promise<Target | null> {
   return captureTarget(page, `${PICK_ELEMENT}('focus', 0, 0)`, options);
 }
 
-async function captureTarget(page: Page, expression: string, options: CaptureOptions): Promise<Target | null> {
+/** A page that does not answer by the deadline (a busy main thread, a browser going away) shows no target. */
+function captureTarget(page: Page, expression: string, options: CaptureOptions): Promise<Target | null> {
+  return raceDeadline(options.deadline, readTarget(page, expression, options), () => null);
+}
+
+async function readTarget(page: Page, expression: string, options: CaptureOptions): Promise<Target | null> {
   const cdp = await cdpSession(page);
   const objectGroup = 'rote-target';
   try {

@@ -78,7 +78,7 @@ export async function performAgentStep(
 
   const point = actionPoint(action);
   if (point && evidence.state.checkedBefore != null) {
-    evidence.state.checkedAfter = (await targetAt(page, point, { identity: false }))?.checked ?? null;
+    evidence.state.checkedAfter = (await targetAt(page, point, { identity: false, deadline: input.deadline }))?.checked ?? null;
   }
   const stored = templatedAction(action, params, input.asGiven);
   // Ambiguities of the text typed, and of the target's identity (a row header equal to two values).

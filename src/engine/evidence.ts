@@ -29,7 +29,7 @@ export type RecordedEvidence = {
 };
 
 /** The element an action lands on: under its point, or holding the focus for typing and keys. */
-export async function targetOf(page: Page, action: Action, point = actionPoint(action), options: CaptureOptions = {}): Promise<Target | null> {
+export async function targetOf(page: Page, action: Action, options: CaptureOptions, point = actionPoint(action)): Promise<Target | null> {
   if (point) return targetAt(page, point, options);
   switch (action.type) {
     case 'type':
@@ -54,7 +54,7 @@ export function typeModeFor(target: Target | null): TypeMode {
 export async function captureEvidence(page: Page, action: Action, params: BoundParams, deadline: Deadline): Promise<RecordedEvidence> {
   const url = templatedUrl(page.url(), params);
   const point = actionPoint(action);
-  const target = await targetOf(page, action, point);
+  const target = await targetOf(page, action, { deadline }, point);
   const state: NodeState = {};
   // Which controls already show a parameter's value; kept at commit for the parameters the run never set.
   const shown = await shownValues(page, params.toRecord());

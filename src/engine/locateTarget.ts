@@ -72,7 +72,7 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const counting = needsIdentity(action)
     ? lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, deadline })
     : undefined;
-  const live = await targetOf(page, action, point, { identity: rendered !== undefined });
+  const live = await targetOf(page, action, { identity: rendered !== undefined, deadline }, point);
   const isRecorded = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted) && (!rendered || sameIdentity(target.identity, rendered));
   // A pick by a parameter's value (the row of this run's customer) is another element by design.
   const pickedByValue = wanted.semantic || Object.values(node.state.identity ?? {}).some((facet) => isTemplate(facet));
@@ -94,7 +94,7 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   }
   if (isRecorded(live) && sameBox(live.box, pick.box)) return stay(live);
   if (!point || !node.box) return `${describeLive(live, point)}, ${wanted.described}: it is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`;
-  const moved = await moveTo(page, node, action, point, pick.box, isRecorded, pickedByValue, recorded, params, expectedName, rendered !== undefined);
+  const moved = await moveTo(page, node, action, point, pick.box, isRecorded, pickedByValue, recorded, params, expectedName, rendered !== undefined, deadline);
   return typeof moved === 'string' ? `${describeLive(live, point)}, ${wanted.described}; ${moved}` : moved;
 }
 
@@ -126,9 +126,10 @@ async function moveTo(
   params: BoundParams,
   expectedName: string,
   withIdentity: boolean,
+  deadline: Deadline,
 ): Promise<Located | string> {
   const moved = relocatedPoint(point, node.box!, box);
-  const there = await targetOf(page, action, moved, { identity: withIdentity });
+  const there = await targetOf(page, action, { identity: withIdentity, deadline }, moved);
   if (!isRecorded(there) || !sameBox(there.box, box)) {
     return `it moved, and at its new place (${Math.round(moved.x)}, ${Math.round(moved.y)}) something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`;
   }
@@ -161,7 +162,7 @@ async function lighterRules(
   const found = await lookalikes(page, wanted.fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(wanted.ownText !== undefined ? { text: wanted.ownText } : {}), identities: false, deadline });
   if (!found || found.length !== 1) return `${describeLive(live, point)}, ${wanted.described}, and no single element of that kind is visible`;
   const moved = relocatedPoint(point, node.box, found[0]!.box);
-  const there = await targetOf(page, action, moved, { identity: false });
+  const there = await targetOf(page, action, { identity: false, deadline }, moved);
   if (!ofKind(there)) return `${describeLive(live, point)}; it moved, and at its new place something covers it`;
   const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
   return { target: there, kind: samePlace ? 'cached' : 'relocated', action: withPoint(action, moved) };

@@ -133,7 +133,7 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, unti
   // A long wait may have let the target change meanwhile (a popup over it): look at the point again,
   // quickly (no crop: the moment the condition holds is the moment to act).
   if (Date.now() - waitStarted <= WAIT_SLICE_MS || !checked.target) return checked;
-  const still = await targetOf(env.page, checked.action);
+  const still = await targetOf(env.page, checked.action, { deadline: env.deadline });
   const unchanged =
     still !== null &&
     sameFingerprint(still.fingerprint, checked.target.fingerprint) &&
