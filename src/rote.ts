@@ -9,7 +9,7 @@ import { RoteError } from './errors/roteError.js';
 import { bindParams } from './params/params.js';
 import { mergeSchemas, normalizeSchema, schemaFromStored } from './params/paramSchema.js';
 import { scrubError } from './params/scrubError.js';
-import { secretsPassed } from './params/secret.js';
+import { redactSecrets, secretsPassed } from './params/secret.js';
 import { taskIdentity } from './params/taskKey.js';
 import { openStore, type Store } from './store/store.js';
 import { ToolRegistry, type ToolFunction, type ToolOptions } from './tools/toolRegistry.js';
@@ -95,7 +95,7 @@ export class Rote {
     if (valid.allowedOrigins && (start === undefined || !valid.allowedOrigins.includes(start))) {
       throw new RoteError('invalid-argument', `${where}: the page is on ${start ?? page.url()}, which options.allowedOrigins does not list (${valid.allowedOrigins.join(', ')})`);
     }
-    const context = new RunContext(where, valid.timeout, valid.signal, valid.stop);
+    const context = new RunContext(where, valid.timeout, valid.signal, valid.stop, (line) => redactSecrets(line, params));
     const loop = new RunLoop({
       page,
       store: this.store,

@@ -14,8 +14,6 @@ export class RunContext implements Deadline {
   /** Epoch ms by which the run must be over. */
   readonly deadline: number;
   private readonly lines: string[] = [];
-  /** Applied to every logged line: the run sets it to hide secret values. */
-  redact: (line: string) => string = (line) => line;
 
   constructor(
     readonly apiName: string,
@@ -23,6 +21,8 @@ export class RunContext implements Deadline {
     readonly signal?: AbortSignal,
     /** Asks the run to end before its next step; the step in progress finishes. */
     readonly stop?: AbortSignal,
+    /** Applied to every logged line: hides the run's secret values. */
+    readonly redact: (line: string) => string = (line) => line,
   ) {
     this.deadline = this.startedAt + timeoutMs;
   }

@@ -158,7 +158,6 @@ export class RunLoop {
     this.windows = new RunWindows(input.page);
     // Secrets are never hashed: a hash of a short password is as good as the password.
     this.valueHashes = valueHashesOf(input.params, input.identity.valueSalt);
-    input.context.redact = (line) => redactSecrets(line, input.params);
     this.env = {
       page: input.page,
       params: input.params,
