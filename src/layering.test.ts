@@ -67,7 +67,7 @@ function areaOf(path: string): string {
 
 function importsOf(path: string): string[] {
   const text = readFileSync(path, 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map((match) => (match[1] ?? match[2])!);
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*'([^']+)'|(?:^|\n)\s*import\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map((match) => (match[1] ?? match[2] ?? match[3])!);
 }
 
 function arrows(): { from: string; file: string; target: string }[] {

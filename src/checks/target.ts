@@ -113,9 +113,12 @@ function captureTarget(page: Page, expression: string, options: CaptureOptions):
   return raceDeadline(options.deadline, readTarget(page, expression, options), () => null);
 }
 
+let captures = 0;
+
 async function readTarget(page: Page, expression: string, options: CaptureOptions): Promise<Target | null> {
   const cdp = await cdpSession(page);
-  const objectGroup = 'rote-target';
+  // Its own group: a capture cut off by the deadline that ends later releases its objects, not a newer capture's.
+  const objectGroup = `rote-target-${++captures}`;
   try {
     const picked = await cdp.send('Runtime.evaluate', { expression, objectGroup, returnByValue: false });
     const objectId = picked.result.objectId;

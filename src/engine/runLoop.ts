@@ -367,7 +367,8 @@ export class RunLoop {
         this.ledger.noteUse(checked.node.id, false);
         const reason = 'the page loaded a new document while this step was checked, which the recording did not: what the steps before entered may be gone';
         context.log(`step ${step + 1} diverged: ${reason}`);
-        return { step, reason, nodeId: checked.node.id, action: checked.node.action };
+        const intent = this.intentOf(checked.node);
+        return { step, reason, nodeId: checked.node.id, action: checked.node.action, ...(intent ? { intent } : {}) };
       }
       await this.performCached(checked, started, checkMs);
       return 'stepped';

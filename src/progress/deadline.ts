@@ -11,7 +11,7 @@ export type Deadline = {
   readonly signal?: AbortSignal | undefined;
 };
 
-/** A deadline that never comes first: for callers outside a run (tests, tools). */
+/** A deadline `ms` from now: a wait's own patience, or one for callers outside a run (tests, tools). */
 export function deadlineIn(ms: number, signal?: AbortSignal): Deadline {
   return { at: Date.now() + ms, signal };
 }

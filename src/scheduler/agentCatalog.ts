@@ -10,7 +10,7 @@ export type AgentFactory = { name: AgentName; description: string; create: ((pag
 
 /**
  * Makes the agent a job names, or throws a RoteError ('invalid-argument') naming what is missing.
- * The CLI gives the table (src/cli/agentByName.ts): the unattended runtime carries neither the
- * demo nor a vendor's client inside it, and a program that embeds the scheduler gives its own.
+ * The CLI gives the table (src/cli/agentByName.ts): the unattended runtime does not import the
+ * demo agent or the OpenAI agent itself, and a program that embeds the scheduler gives its own.
  */
 export type AgentCatalog = (name: AgentName, options: { model?: string }, env: NodeJS.ProcessEnv, where: string) => AgentFactory;

@@ -18,7 +18,7 @@ describe('a failure before the run began', () => {
   const connected = { isConnected: () => true };
 
   it('is page-closed only when the browser or page went away, not for every error it does not know', () => {
-    expect(setupFailureCode(named('TargetClosedError'), connected)).toBe('page-closed');
+    expect(setupFailureCode(new Error('browserContext.newPage: Target page, context or browser has been closed'), connected)).toBe('page-closed');
     expect(setupFailureCode(new Error('net::ERR_CONNECTION_REFUSED'), { isConnected: () => false })).toBe('page-closed');
     expect(setupFailureCode(named('TimeoutError'), connected)).toBe('timeout');
     expect(setupFailureCode(new Error('page.goto: net::ERR_CONNECTION_REFUSED'), connected)).toBe('internal');

@@ -126,10 +126,12 @@ async function runRow(options: BatchOptions, row: JobRow, attempt: number): Prom
  * timeout (a page too slow to open) is 'timeout', and anything else (a page that cannot be
  * reached, a bug) is 'internal'. Each but a refused argument may pass on another attempt.
  */
+const TARGET_CLOSED = /Target page, context or browser has been closed/;
+
 export function setupFailureCode(error: unknown, browser: { isConnected(): boolean } | undefined): RoteErrorCode {
   if (RoteError.isInstance(error)) return error.code;
-  // Playwright names a page, context or browser that went away TargetClosedError.
-  if ((browser && !browser.isConnected()) || (error instanceof Error && error.name === 'TargetClosedError')) return 'page-closed';
+  // Playwright says so in the message (its TargetClosedError keeps the name "Error").
+  if ((browser && !browser.isConnected()) || (error instanceof Error && TARGET_CLOSED.test(error.message))) return 'page-closed';
   if (error instanceof Error && error.name === 'TimeoutError') return 'timeout';
   return 'internal';
 }

@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { RoteError } from '../errors/roteError.js';
 import * as schema from './schema.js';
+import { refuseNewerSchema } from './storeRules.js';
 import { messageOf } from '../errors/messageOf.js';
 
 export type RoteDatabase = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -32,7 +34,10 @@ export function openDatabase(path: string): RoteDatabase {
     // Must be set outside a transaction, i.e. before migrate() opens one.
     sqlite.pragma('foreign_keys = ON');
     const db = drizzle(sqlite, { schema });
-    migrate(db, { migrationsFolder: migrationsFolder() });
+    const folder = migrationsFolder();
+    migrate(db, { migrationsFolder: folder });
+    const applied = sqlite.prepare('SELECT max(created_at) AS at FROM __drizzle_migrations').get() as { at: number | null } | undefined;
+    refuseNewerSchema(path, Number(applied?.at ?? 0), newestMigration(folder));
     return db;
   } catch (error) {
     sqlite?.close();
@@ -101,4 +106,9 @@ export function migrationsFolder(): string {
     if (dirname(dir) === dir) break;
   }
   throw new RoteError('store', `rote: cannot find the store migrations (drizzle/meta/_journal.json) above "${start}"`);
+}
+
+/** The time of the newest migration this rote ships (drizzle's folderMillis, as its migrations table records it). */
+export function newestMigration(folder: string): number {
+  return Math.max(0, ...readMigrationFiles({ migrationsFolder: folder }).map((migration) => migration.folderMillis));
 }

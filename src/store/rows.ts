@@ -48,7 +48,7 @@ export type NodeRow = {
   masks: unknown;
   state: unknown;
   endsRun: boolean;
-  /** Where a run that ended here ended (templated); null where none did, or on a node stored before this column (its state says). */
+  /** Where a run that ended here ended (templated); null where none did (or where an upgrade could not read the old state: rowState). */
   endUrl: string | null;
   hits: number;
   misses: number;

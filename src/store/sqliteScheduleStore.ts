@@ -80,7 +80,7 @@ export class SqliteScheduleStore implements ScheduleStore {
     return this.guard('mark interrupted slots', () => {
       const running = this.db.select().from(scheduleSlots).where(eq(scheduleSlots.status, 'running')).all();
       let marked = 0;
-      for (const slot of leftByDeadProcess(running)) {
+      for (const slot of leftByDeadProcess(running, 'this-machine')) {
         marked += this.db
           .update(scheduleSlots)
           .set({ status: 'interrupted', reason: deadProcessReason(slot, 'slot'), endedAt: Date.now() })

@@ -126,7 +126,7 @@ export class SqliteStore implements Store {
   private markInterruptedRunsNow(): number {
     return this.guard('mark interrupted runs', () => {
       const now = Date.now();
-      const dead = leftByDeadProcess(this.statements.runningRuns.all());
+      const dead = leftByDeadProcess(this.statements.runningRuns.all(), 'this-machine');
       const mark = this.db.$client.transaction(() => {
         let marked = 0;
         for (const run of dead) {

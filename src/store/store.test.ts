@@ -61,6 +61,14 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
         await again.close();
       }
     });
+
+    it('refuses a store a newer rote upgraded, saying so, instead of missing what its schema moved', async () => {
+      const later = Date.UTC(2100, 0, 1);
+      await harness.raw(store, 'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)', ['from-a-newer-rote', later]);
+      const refused = await captureError(() => openStore(location));
+      expect(refused).toMatchObject({ code: 'store', message: expect.stringContaining('was upgraded by a newer rote (its schema is of 2100-01-01T00:00:00.000Z') });
+      expect((refused as Error).message).toContain('upgrade rote on this machine');
+    });
   });
 
   describe('commitRun', () => {

@@ -6,7 +6,7 @@ import type { TaskRow } from './rows.js';
 describe('the rules both stores keep', () => {
   const alive = (pid: number) => pid === 10;
 
-  it('closes a dead process run of this host, and one with no host (stored before hosts were kept), on either store', () => {
+  it("closes a dead process's run of this host; one with no host on a SQLite store (from before hosts were kept), never on PostgreSQL", () => {
     const rows = [
       { id: 'here-dead', host: 'here', pid: 11 },
       { id: 'here-alive', host: 'here', pid: 10 },
@@ -15,7 +15,8 @@ describe('the rules both stores keep', () => {
       { id: 'elsewhere-dead', host: 'there', pid: 13 },
       { id: 'slot-without-pid', host: 'here', pid: null },
     ];
-    expect(leftByDeadProcess(rows, 'here', alive).map((row) => row.id)).toEqual(['here-dead', 'no-host-dead', 'slot-without-pid']);
+    expect(leftByDeadProcess(rows, 'this-machine', 'here', alive).map((row) => row.id)).toEqual(['here-dead', 'no-host-dead', 'slot-without-pid']);
+    expect(leftByDeadProcess(rows, 'unknown', 'here', alive).map((row) => row.id)).toEqual(['here-dead', 'slot-without-pid']);
   });
 
   it('merges a task into the stored one: first creation time, every name ever seen, types kept unless given anew', () => {

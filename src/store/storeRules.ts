@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { RoteError } from '../errors/roteError.js';
 import { hostname } from 'node:os';
 import { isProcessAlive } from './processAlive.js';
 import { stepImageKeys, type NewBlob, type StepImageKey, type TaskRow } from './rows.js';
@@ -46,16 +47,42 @@ export const NO_IMAGES = Object.fromEntries(stepImageKeys.map((key) => [key, nul
 export const thisHost = (): string => hostname();
 
 /**
+ * Who a run or slot with no host belongs to. SQLite: it was begun before hosts were recorded, when
+ * a store file was used from one machine, so it is this machine's. PostgreSQL: rote has recorded
+ * the host there from the first schema and many machines share it, so whose it is cannot be told,
+ * and no machine closes it by asking its own processes.
+ */
+export type Hostless = 'this-machine' | 'unknown';
+
+/**
  * Which 'running' runs or schedule slots were left by a process that is gone, so are closed as
  * 'interrupted'. Only this machine's processes can be asked; one of another host is that host's
- * to close (or the queue's). One with no host was begun before hosts were recorded (a store from
- * before the host column, when a store was used from one machine): it counts as this one's.
+ * to close (or the queue's); one with no host as `hostless` says.
  */
-export function leftByDeadProcess<Row extends { host: string | null; pid: number | null }>(running: readonly Row[], host = thisHost(), alive: (pid: number) => boolean = isProcessAlive): Row[] {
-  return running.filter((row) => (row.host === null || row.host === host) && (row.pid === null || !alive(row.pid)));
+export function leftByDeadProcess<Row extends { host: string | null; pid: number | null }>(
+  running: readonly Row[],
+  hostless: Hostless,
+  host = thisHost(),
+  alive: (pid: number) => boolean = isProcessAlive,
+): Row[] {
+  const mine = (row: Row) => (row.host === null ? hostless === 'this-machine' : row.host === host);
+  return running.filter((row) => mine(row) && (row.pid === null || !alive(row.pid)));
 }
 
 /** Why a run or slot closed by leftByDeadProcess is 'interrupted'. */
 export function deadProcessReason(row: { pid: number | null }, what: 'run' | 'slot', host = thisHost()): string {
   return `process ${row.pid ?? '?'} on ${host} exited before the ${what} finished`;
+}
+
+/**
+ * A store whose schema a newer rote changed is not opened by an older one: the older code would
+ * miss what moved (a node's end URL in its own column, read by no older rote) and could replay
+ * without a check the newer one keeps. `appliedUpTo` and `knownUpTo` are migration times (ms).
+ */
+export function refuseNewerSchema(location: string, appliedUpTo: number, knownUpTo: number): void {
+  if (appliedUpTo <= knownUpTo) return;
+  throw new RoteError(
+    'store',
+    `rote: the store at ${location} was upgraded by a newer rote (its schema is of ${new Date(appliedUpTo).toISOString()}, this rote knows up to ${new Date(knownUpTo).toISOString()}); upgrade rote on this machine to the version that upgraded it`,
+  );
 }

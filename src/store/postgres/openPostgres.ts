@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { readMigrationFiles } from 'drizzle-orm/migrator';
 import pg from 'pg';
 import { RoteError } from '../../errors/roteError.js';
 import { messageOf } from '../../errors/messageOf.js';
-import { migrationsFolder } from '../open.js';
+import { migrationsFolder, newestMigration } from '../open.js';
+import { refuseNewerSchema } from '../storeRules.js';
 import { serverError } from '../guard.js';
 import * as schema from './schema.js';
 
@@ -84,8 +84,10 @@ function checkUrl(url: string, location: string): void {
  */
 async function migrateIfBehind(pool: pg.Pool, location: string): Promise<void> {
   const folder = postgresMigrationsFolder();
-  const latest = Math.max(...readMigrationFiles({ migrationsFolder: folder }).map((migration) => migration.folderMillis));
-  if ((await appliedUpTo(pool)) >= latest) return;
+  const latest = newestMigration(folder);
+  const applied = await appliedUpTo(pool);
+  refuseNewerSchema(location, applied, latest);
+  if (applied >= latest) return;
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);

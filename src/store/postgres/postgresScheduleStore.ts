@@ -73,7 +73,7 @@ export class PostgresScheduleStore implements ScheduleStore {
     return this.guard('mark interrupted slots', async () => {
       const running = await this.db.select().from(scheduleSlots).where(eq(scheduleSlots.status, 'running'));
       let marked = 0;
-      for (const slot of leftByDeadProcess(running)) {
+      for (const slot of leftByDeadProcess(running, 'unknown')) {
         const closed = await this.db
           .update(scheduleSlots)
           .set({ status: 'interrupted', reason: deadProcessReason(slot, 'slot'), endedAt: Date.now() })

@@ -125,7 +125,7 @@ export class PostgresStore implements Store {
     return this.guard('mark interrupted runs', async () => {
       const running = await this.db.select({ id: runs.id, pid: runs.pid, host: runs.host }).from(runs).where(eq(runs.status, 'running'));
       let marked = 0;
-      for (const run of leftByDeadProcess(running)) {
+      for (const run of leftByDeadProcess(running, 'unknown')) {
         const closed = await this.db
           .update(runs)
           .set({ status: 'interrupted', endedAt: Date.now(), error: deadProcessReason(run, 'run') })
