@@ -4,7 +4,6 @@ import { describeAction } from '../actions/action.js';
 import type { Agent } from '../agent/agent.js';
 import { launchBrowser } from '../browser/launch.js';
 import type { RunResult } from '../engine/runResult.js';
-import { RoteError } from '../errors/roteError.js';
 import { redactValues, secret, SECRET_MASK } from '../params/secret.js';
 import type { ParamValue } from '../params/params.js';
 import { PersonAgent } from '../recorder/personAgent.js';
@@ -63,17 +62,8 @@ export function processIo(): RecordIo {
  * browser opens. Exit code 0 when a trajectory was stored, 2 for a usage error (nothing happened), 130 when aborted, 1 otherwise.
  */
 export async function recordCommand(options: RecordCommandOptions, io: RecordIo = processIo()): Promise<number> {
-  const checked = validateRecordArgs(options);
-  if ('problems' in checked) {
-    io.err(`rote record: ${checked.problems.length === 1 ? checked.problems[0] : `\n${checked.problems.map((problem) => `  - ${problem}`).join('\n')}`}\n`);
-    return 2;
-  }
-  const args = checked.args;
-  const noDisplay = displayProblem(io.env, io.platform, args.headless);
-  if (noDisplay) {
-    io.err(`rote record: ${noDisplay}\n`);
-    return 2;
-  }
+  const args = usableArgs(options, io);
+  if (!args) return 2;
 
   const rote = await Rote.open({ store: args.store });
   let browser: Browser | undefined;
@@ -100,11 +90,7 @@ export async function recordCommand(options: RecordCommandOptions, io: RecordIo 
         controller.abort();
       }),
     );
-    if (io.input) {
-      const lines = createInterface({ input: io.input, terminal: false });
-      lines.on('line', () => agent.finish());
-      cleanups.push(() => lines.close());
-    }
+    if (io.input) cleanups.push(finishOnEnter(io.input, agent));
 
     io.out(introduction(args, page.url()));
     const result = await rote.run(page, {
@@ -121,13 +107,36 @@ export async function recordCommand(options: RecordCommandOptions, io: RecordIo 
       io.err('Recording aborted; nothing was stored.\n');
       return ABORTED_EXIT_CODE;
     }
-    io.err(`rote record: ${RoteError.isInstance(error) || messageOf(error)}\n`);
+    io.err(`rote record: ${messageOf(error)}\n`);
     return 1;
   } finally {
     cleanups.forEach((cleanup) => cleanup());
     await browser?.close().catch(() => undefined);
     await rote.close();
   }
+}
+
+/** The checked arguments, or undefined once their problems (or a missing display) are told: a usage error, before anything opens. */
+function usableArgs(options: RecordCommandOptions, io: RecordIo): RecordArgs | undefined {
+  const checked = validateRecordArgs(options);
+  if ('problems' in checked) {
+    io.err(`rote record: ${checked.problems.length === 1 ? checked.problems[0] : `\n${checked.problems.map((problem) => `  - ${problem}`).join('\n')}`}\n`);
+    return undefined;
+  }
+  const args = checked.args;
+  const noDisplay = displayProblem(io.env, io.platform, args.headless);
+  if (noDisplay) {
+    io.err(`rote record: ${noDisplay}\n`);
+    return undefined;
+  }
+  return args;
+}
+
+/** Each line typed on `input` (Enter) finishes the recording; returns the cleanup that stops listening. */
+function finishOnEnter(input: NodeJS.ReadableStream, agent: PersonAgent): () => void {
+  const lines = createInterface({ input, terminal: false });
+  lines.on('line', () => agent.finish());
+  return () => lines.close();
 }
 
 function paramsOf(args: RecordArgs): Record<string, ParamValue> {

@@ -201,46 +201,12 @@ export function decide(snap: PageSnapshot, params: Record<string, string>, field
   }
 
   // c. the first field that does not hold its parameter yet
-  const paramOf = new Map<string, string>();
-  for (const [param, name] of Object.entries(fields)) {
-    const value = params[param];
-    if (value !== undefined && !paramOf.has(name)) paramOf.set(name, value);
-  }
+  const paramOf = paramsByFieldName(params, fields);
   for (const field of snap.fields) {
     const wanted = paramOf.get(field.name);
     if (wanted === undefined) continue;
-    switch (field.kind) {
-      case 'text': {
-        const text = asFieldDate(wanted, field.placeholder);
-        if (field.value === text) continue;
-        const answer = clickOrScroll(field.box, viewport, typeOver(field.value, text), `Fill "${field.label}"`);
-        if (answer) return answer;
-        continue;
-      }
-      case 'select': {
-        const option = matchOption(field.options.filter((o) => o.value !== ''), wanted);
-        if (!option) return { done: true, answer: `Cannot choose "${wanted}" in "${field.label}": no such option` };
-        if (field.value === option.value) continue;
-        const answer = clickOrScroll(field.box, viewport, [{ type: 'type', text: option.label }], `Choose "${field.label}"`);
-        if (answer) return answer;
-        continue;
-      }
-      case 'radio': {
-        const option = matchOption(field.options, wanted);
-        if (!option) return { done: true, answer: `Cannot choose "${wanted}" for "${field.label}": no such option` };
-        if (option.checked) continue;
-        const answer = clickOrScroll(option.box, viewport, [], `Choose "${option.label}" for "${field.label}"`);
-        if (answer) return answer;
-        continue;
-      }
-      case 'checkbox': {
-        const want = isTruthy(wanted);
-        if (field.checked === want) continue;
-        const answer = clickOrScroll(field.box, viewport, [], `${want ? 'Check' : 'Uncheck'} "${field.label}"`);
-        if (answer) return answer;
-        continue;
-      }
-    }
+    const answer = setField(field, wanted, viewport);
+    if (answer) return answer;
   }
 
   // d. submit
@@ -251,6 +217,47 @@ export function decide(snap: PageSnapshot, params: Record<string, string>, field
 
   // e.
   return { done: true, answer: 'Nothing left to do' };
+}
+
+/** The parameter value each field name should hold; when two parameters map to one field, the first one given wins. */
+function paramsByFieldName(params: Record<string, string>, fields: FieldMap): Map<string, string> {
+  const paramOf = new Map<string, string>();
+  for (const [param, name] of Object.entries(fields)) {
+    const value = params[param];
+    if (value !== undefined && !paramOf.has(name)) paramOf.set(name, value);
+  }
+  return paramOf;
+}
+
+/**
+ * The answer that makes `field` hold `wanted` (or says it cannot), or null when there is nothing
+ * to do for it: it already holds the value, or it is not visible (no box).
+ */
+function setField(field: FieldSnapshot, wanted: string, viewport: Viewport): AgentAnswer | null {
+  switch (field.kind) {
+    case 'text': {
+      const text = asFieldDate(wanted, field.placeholder);
+      if (field.value === text) return null;
+      return clickOrScroll(field.box, viewport, typeOver(field.value, text), `Fill "${field.label}"`);
+    }
+    case 'select': {
+      const option = matchOption(field.options.filter((o) => o.value !== ''), wanted);
+      if (!option) return { done: true, answer: `Cannot choose "${wanted}" in "${field.label}": no such option` };
+      if (field.value === option.value) return null;
+      return clickOrScroll(field.box, viewport, [{ type: 'type', text: option.label }], `Choose "${field.label}"`);
+    }
+    case 'radio': {
+      const option = matchOption(field.options, wanted);
+      if (!option) return { done: true, answer: `Cannot choose "${wanted}" for "${field.label}": no such option` };
+      if (option.checked) return null;
+      return clickOrScroll(option.box, viewport, [], `Choose "${option.label}" for "${field.label}"`);
+    }
+    case 'checkbox': {
+      const want = isTruthy(wanted);
+      if (field.checked === want) return null;
+      return clickOrScroll(field.box, viewport, [], `${want ? 'Check' : 'Uncheck'} "${field.label}"`);
+    }
+  }
 }
 
 /**

@@ -219,36 +219,51 @@ function readingKind(declared: ParamKind | undefined, fieldKind: FieldKind | und
   return declared ?? fieldKind;
 }
 
-function templatizePlain(text: string, params: BoundParams, fieldKind?: FieldKind): Omit<Templatized, 'secretsFound' | 'pieceOf'> & { pieceOf?: string[] } {
-  const entries = params.plainEntries().filter(([, value]) => value.trim() !== '');
-  const ambiguous: string[][] = [];
-  const literal = new Set<string>();
+/** What plain (non-secret) parameters make of a text: `templatize`'s result but for the secrets. */
+type PlainTemplatized = Omit<Templatized, 'secretsFound' | 'pieceOf'> & { pieceOf?: string[] };
 
+function templatizePlain(text: string, params: BoundParams, fieldKind?: FieldKind): PlainTemplatized {
+  const entries = params.plainEntries().filter(([, value]) => value.trim() !== '');
+  const whole = wholeTextReadings(text, entries, params, fieldKind);
+  if (whole.length > 0) return templatizeWhole(text, whole);
+  // A piece of a value on its own (the day 11 of 2011-10-11 typed in a field of its own): no format
+  // states which piece, so it stays literal; a strong piece is guarded at once (see PieceStrength).
+  const pieces = params.piecesNamed(text);
+  if (pieces.length > 0) {
+    return { template: text, ambiguous: [], literal: pieces.filter((piece) => piece.strength === 'strong').map((piece) => piece.name), pieceOf: pieces.map((piece) => piece.name) };
+  }
+
+  // Inside a longer text: every rendering of every value, longest first.
+  return replaceRenderings(text, renderingsByText(entries, params));
+}
+
+/** The parameters the whole text renders, each with the format it was typed in (or unsure). */
+function wholeTextReadings(text: string, entries: readonly [string, string][], params: BoundParams, fieldKind: FieldKind | undefined): Reading[] {
   const whole: Reading[] = [];
   for (const [name, value] of entries) {
     const inference: Inference = value === text ? { kind: 'match', formats: [] } : inferFormat(value, text, readingKind(params.kind(name), fieldKind));
     if (inference.kind === 'match') whole.push({ name, value, formats: wordOfPieces(inference.formats, value, params.kind(name)) ? 'unsure' : inference.formats });
     else if (inference.kind === 'ambiguous') whole.push({ name, value, formats: 'unsure', options: inference.readings });
   }
-  if (whole.length > 0) {
-    const resolved = resolveReadings(whole);
-    if ('literal' in resolved) {
-      // One parameter read more than one way: a later value may tell which (see NodeState.readings).
-      const only = whole.length === 1 ? whole[0]! : undefined;
-      const readings = only?.options ? { param: only.name, formats: only.options.map((chain) => formatSpec(chain)) } : undefined;
-      return { template: text, ambiguous, literal: resolved.literal, ...(readings ? { readings } : {}) };
-    }
-    if (resolved.ambiguous) ambiguous.push(resolved.ambiguous);
-    return { template: resolved.template, ambiguous, literal: [] };
-  }
-  // A piece of a value on its own (the day 11 of 2011-10-11 typed in a field of its own): no format
-  // states which piece, so it stays literal; a strong piece is guarded at once (see PieceStrength).
-  const pieces = params.piecesNamed(text);
-  if (pieces.length > 0) {
-    return { template: text, ambiguous, literal: pieces.filter((piece) => piece.strength === 'strong').map((piece) => piece.name), pieceOf: pieces.map((piece) => piece.name) };
-  }
+  return whole;
+}
 
-  // Inside a longer text: every rendering of every value, longest first.
+/** The whole text as one placeholder, an ambiguity between equal values, or literal (with its readings when one parameter reads several ways). */
+function templatizeWhole(text: string, whole: readonly Reading[]): PlainTemplatized {
+  const ambiguous: string[][] = [];
+  const resolved = resolveReadings(whole);
+  if ('literal' in resolved) {
+    // One parameter read more than one way: a later value may tell which (see NodeState.readings).
+    const only = whole.length === 1 ? whole[0]! : undefined;
+    const readings = only?.options ? { param: only.name, formats: only.options.map((chain) => formatSpec(chain)) } : undefined;
+    return { template: text, ambiguous, literal: resolved.literal, ...(readings ? { readings } : {}) };
+  }
+  if (resolved.ambiguous) ambiguous.push(resolved.ambiguous);
+  return { template: resolved.template, ambiguous, literal: [] };
+}
+
+/** Every rendering of every value that may be templated inside a longer text, with the parameters that render it so. */
+function renderingsByText(entries: readonly [string, string][], params: BoundParams): Map<string, Reading[]> {
   const byRendering = new Map<string, Reading[]>();
   for (const [name, value] of entries) {
     // A value too short to be told from other text ("12" in "Qty 12") is not templated inside a
@@ -263,6 +278,13 @@ function templatizePlain(text: string, params: BoundParams, fieldKind?: FieldKin
       byRendering.set(rendering.text, [...(byRendering.get(rendering.text) ?? []), { name, value, formats }]);
     }
   }
+  return byRendering;
+}
+
+/** Replaces each rendering standing as a whole word in `text`, longest first, by its placeholder, or keeps it literal when it cannot be told safely. */
+function replaceRenderings(text: string, byRendering: ReadonlyMap<string, readonly Reading[]>): PlainTemplatized {
+  const ambiguous: string[][] = [];
+  const literal = new Set<string>();
   let template = text;
   // Replaced runs become tokens until the end, so a shorter rendering is not found inside a
   // placeholder or inside a run kept literal (the year of an unsure date).

@@ -10,7 +10,7 @@ import { RoteError } from '../../errors/roteError.js';
 import type { Agent, AgentAnswer, AgentUsage, Observation } from '../agent.js';
 import { validComputerOptions, type OpenAIComputerAgentOptions, type ValidComputerOptions } from './agentOptions.js';
 import { fromComputerAction, screenshotScale, type Scale } from './computerActions.js';
-import type { ComputerInput, ComputerTurn, ModelClient, SafetyCheck } from './modelTypes.js';
+import type { ComputerInput, ComputerRequest, ComputerTurn, ModelClient, SafetyCheck } from './modelTypes.js';
 import { openaiModelClient } from './openaiClient.js';
 import { COMPUTER_INSTRUCTIONS, dialogNote, errorNote, followUpNote, promptTypedNote, takeoverPrompt } from './prompt.js';
 import { dialogAnswerFrom } from './dialogAnswer.js';
@@ -66,41 +66,17 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
     const { scale, display } = screenshotScale(observation.screenshot, observation.viewport);
     const conversation = this.conversation ?? { previousResponseId: undefined, pending: [], functions: [], historyLength: 0, answered: 0 };
     let input: ComputerInput[];
-    const prompt = observation.dialog ? dialogNote(observation.dialog) : undefined;
     if (!this.conversation) {
       this.conversation = conversation;
-      input = [{ kind: 'user', text: [takeoverPrompt(observation, scale), prompt].filter(Boolean).join('\n\n'), screenshot: observation.screenshot }];
+      input = takeoverInput(observation, scale);
     } else {
-      // With a prompt open the model's action is still under way: the prompt is all there is to say.
-      const note = prompt ?? followUpNote(observation, conversation.historyLength, conversation.answered, scale);
-      input = this.callOutputs(conversation, observation);
-      // A computer call's output carries the screen; a function call's does not.
-      const seesScreen = input.some((item) => item.kind === 'call-output');
-      if (note || !seesScreen) {
-        input.push({ kind: 'user', text: note ?? 'This is the current screen. Continue the task.', ...(seesScreen ? {} : { screenshot: observation.screenshot }) });
-      }
+      input = this.followUpInput(conversation, observation, scale);
     }
     let complained = false;
     /** Text typed into an open prompt on earlier requests of this call, not sent yet. */
     let typed: string | undefined;
     for (let looks = 0, typings = 0; ; ) {
-      this.budget.checkBeforeRequest();
-      const turn = await this.client.computerTurn({
-        model: this.options.model,
-        toolForm: this.options.toolForm,
-        display,
-        instructions: COMPUTER_INSTRUCTIONS,
-        input,
-        functions: functionTools(observation.tools),
-        deadline: observation.deadline,
-        ...(conversation.previousResponseId ? { previousResponseId: conversation.previousResponseId } : {}),
-      });
-      this.budget.add(turn.usage);
-      conversation.previousResponseId = turn.responseId;
-      conversation.pending = turn.calls.map((call) => ({ callId: call.callId, acknowledged: [] }));
-      // Every function call is answered on the next request; one not taken as an action was not made.
-      conversation.functions = turn.functionCalls.map((call) => ({ callId: call.callId, name: call.name, text: 'not done: the answer had an error, see the next message' }));
-      await this.settleSafetyChecks(turn, conversation);
+      const turn = await this.requestTurn(conversation, observation, input, display);
       const reading = read(turn, scale, observation.tools, observation.viewport);
       switch (reading.kind) {
         case 'actions': {
@@ -134,6 +110,45 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
           continue;
       }
     }
+  }
+
+  /** The input that continues the conversation: the pending calls' outputs, and a note when there is something to say or no screen yet. */
+  private followUpInput(conversation: Conversation, observation: Observation, scale: Scale): ComputerInput[] {
+    const prompt = observation.dialog ? dialogNote(observation.dialog) : undefined;
+    // With a prompt open the model's action is still under way: the prompt is all there is to say.
+    const note = prompt ?? followUpNote(observation, conversation.historyLength, conversation.answered, scale);
+    const input = this.callOutputs(conversation, observation);
+    // A computer call's output carries the screen; a function call's does not.
+    const seesScreen = input.some((item) => item.kind === 'call-output');
+    if (note || !seesScreen) {
+      input.push({ kind: 'user', text: note ?? 'This is the current screen. Continue the task.', ...(seesScreen ? {} : { screenshot: observation.screenshot }) });
+    }
+    return input;
+  }
+
+  /**
+   * One model request within the budget, its usage counted and the conversation moved on to its
+   * answer: the response to chain from, the calls now pending, and its safety checks settled.
+   */
+  private async requestTurn(conversation: Conversation, observation: Observation, input: ComputerInput[], display: ComputerRequest['display']): Promise<ComputerTurn> {
+    this.budget.checkBeforeRequest();
+    const turn = await this.client.computerTurn({
+      model: this.options.model,
+      toolForm: this.options.toolForm,
+      display,
+      instructions: COMPUTER_INSTRUCTIONS,
+      input,
+      functions: functionTools(observation.tools),
+      deadline: observation.deadline,
+      ...(conversation.previousResponseId ? { previousResponseId: conversation.previousResponseId } : {}),
+    });
+    this.budget.add(turn.usage);
+    conversation.previousResponseId = turn.responseId;
+    conversation.pending = turn.calls.map((call) => ({ callId: call.callId, acknowledged: [] }));
+    // Every function call is answered on the next request; one not taken as an action was not made.
+    conversation.functions = turn.functionCalls.map((call) => ({ callId: call.callId, name: call.name, text: 'not done: the answer had an error, see the next message' }));
+    await this.settleSafetyChecks(turn, conversation);
+    return turn;
   }
 
   /** Fails closed: every pending check must be acknowledged by the handler, or the run stops here. */
@@ -172,6 +187,12 @@ class ComputerAgent extends ConversationAgent<Conversation> implements ModelAgen
     conversation.functions = [];
     return outputs;
   }
+}
+
+/** The first input of a run: the takeover prompt with the screenshot (and an open prompt's question). */
+function takeoverInput(observation: Observation, scale: Scale): ComputerInput[] {
+  const prompt = observation.dialog ? dialogNote(observation.dialog) : undefined;
+  return [{ kind: 'user', text: [takeoverPrompt(observation, scale), prompt].filter(Boolean).join('\n\n'), screenshot: observation.screenshot }];
 }
 
 /** What a turn asks for: actions, a look at the screen, the end of the task, or something to complain about. */

@@ -14,7 +14,7 @@
  * the counting `fetch` given to the client, so `requests` is the number of model calls made.
  */
 import OpenAI from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type {
   Response,
   ResponseComputerToolCallOutputScreenshot,
@@ -23,7 +23,7 @@ import type {
   Tool,
 } from 'openai/resources/responses/responses';
 import { RoteError } from '../../errors/roteError.js';
-import type { ChatMessage, ChatRequest, ComputerCall, ComputerInput, ComputerRequest, ComputerTurn, ModelClient, SafetyCheck } from './modelTypes.js';
+import type { ChatMessage, ChatRequest, ChatTurn, ComputerCall, ComputerInput, ComputerRequest, ComputerTurn, ModelClient, SafetyCheck } from './modelTypes.js';
 import { messageOf } from '../../errors/messageOf.js';
 
 export type ModelClientOptions = {
@@ -68,20 +68,7 @@ export function openaiModelClient(options: ModelClientOptions): ModelClient {
     requests++;
     return fetch(input, init);
   };
-  let client: OpenAI;
-  try {
-    client = new OpenAI({
-      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : options.keyOptional ? { apiKey: 'not-needed' } : {}),
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-      fetch: countingFetch,
-      // The SDK logs request details at debug level when OPENAI_LOG asks; rote never logs them.
-      logLevel: 'off',
-    });
-  } catch (error) {
-    throw new RoteError('invalid-argument', `${options.caller}: no API key; pass { apiKey } or set OPENAI_API_KEY`, { cause: error });
-  }
+  const client = newOpenAI(options, countingFetch);
   const secret = options.apiKey ?? (options.keyOptional ? undefined : client.apiKey);
   const redact = (text: string) => (secret && secret.length >= 4 ? text.split(secret).join('[api key]') : text);
 
@@ -124,21 +111,26 @@ export function openaiModelClient(options: ModelClientOptions): ModelClient {
       const completion = await call('chat.completions.create', request.deadline, (sent) =>
         client.chat.completions.create({ model: request.model, messages: request.messages.map(chatMessage), tools: request.tools.map(chatTool) }, sent),
       );
-      const choice = completion.choices[0];
-      const message = choice?.message;
-      return {
-        text: message?.content ?? null,
-        refusal: message?.refusal ?? null,
-        toolCalls: (message?.tool_calls ?? []).map((toolCall) =>
-          toolCall.type === 'function'
-            ? { id: toolCall.id, name: toolCall.function.name, arguments: toolCall.function.arguments }
-            : { id: toolCall.id, name: toolCall.custom.name, arguments: toolCall.custom.input },
-        ),
-        finishReason: choice?.finish_reason ?? null,
-        usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
-      };
+      return chatTurn(completion);
     },
   };
+}
+
+/** The SDK client, sending every request through `countingFetch`; it throws when no API key can be found. */
+function newOpenAI(options: ModelClientOptions, countingFetch: typeof fetch): OpenAI {
+  try {
+    return new OpenAI({
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : options.keyOptional ? { apiKey: 'not-needed' } : {}),
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      fetch: countingFetch,
+      // The SDK logs request details at debug level when OPENAI_LOG asks; rote never logs them.
+      logLevel: 'off',
+    });
+  } catch (error) {
+    throw new RoteError('invalid-argument', `${options.caller}: no API key; pass { apiKey } or set OPENAI_API_KEY`, { cause: error });
+  }
 }
 
 function dataUrl(png: Buffer): string {
@@ -238,6 +230,23 @@ function computerTurn(response: Response): ComputerTurn {
     }
   }
   return turn;
+}
+
+/** The neutral turn from a chat completion's first choice; custom tool calls read like function calls. */
+function chatTurn(completion: ChatCompletion): ChatTurn {
+  const choice = completion.choices[0];
+  const message = choice?.message;
+  return {
+    text: message?.content ?? null,
+    refusal: message?.refusal ?? null,
+    toolCalls: (message?.tool_calls ?? []).map((toolCall) =>
+      toolCall.type === 'function'
+        ? { id: toolCall.id, name: toolCall.function.name, arguments: toolCall.function.arguments }
+        : { id: toolCall.id, name: toolCall.custom.name, arguments: toolCall.custom.input },
+    ),
+    finishReason: choice?.finish_reason ?? null,
+    usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
+  };
 }
 
 function chatMessage(message: ChatMessage): ChatCompletionMessageParam {

@@ -6,30 +6,14 @@ import { mergeBranch } from '../branchMerge.js';
 import { importNodeSet } from '../importNodeSet.js';
 import { stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type TaskRow, type TaskSummary } from '../rows.js';
 import { checkBlob, checkImportClash, deadProcessReason, leftByDeadProcess, inHashOrder, mergedTask, NO_IMAGES, thisHost } from '../storeRules.js';
-import { nodeFromDriver, type NodeColumns } from '../statements.js';
 import type { RunFilter, Store } from '../store.js';
+import { childrenVia, GET_BLOB, GET_NODE, nodeList, subtreeQuery } from './nodeQueries.js';
 import { openPostgres, type PostgresDatabase } from './openPostgres.js';
 import { PostgresScheduleStore } from './postgresScheduleStore.js';
 import { blobs, nodes, runSteps, runs, tasks } from './schema.js';
 
-const nodeColumns = getTableColumns(nodes) as unknown as NodeColumns;
-const nodeList = (rows: Record<string, unknown>[]) => rows.map((raw) => nodeFromDriver(raw, nodeColumns));
-
 /** A transaction's handle: drizzle's, and the pg client under it for raw statements. */
 type Tx = Parameters<Parameters<PostgresDatabase['transaction']>[0]>[0];
-
-/**
- * Raw SQL where the SQLite store has it too (children, subtree, getNode), mapped by nodeFromDriver
- * so a damaged row is a miss, not a failed run. Named, so each connection prepares them once.
- * A root's children are asked with IS NULL: `IS NOT DISTINCT FROM $2` would not use the index.
- */
-const CHILDREN_ORDER = 'ORDER BY last_success_at DESC NULLS LAST, created_at ASC, id ASC';
-const CHILDREN_OF_ROOT = { name: 'rote_children_of_root', text: `SELECT * FROM nodes WHERE task_id = $1 AND parent_id IS NULL ${CHILDREN_ORDER}` };
-const CHILDREN_OF_NODE = { name: 'rote_children_of_node', text: `SELECT * FROM nodes WHERE task_id = $1 AND parent_id = $2 ${CHILDREN_ORDER}` };
-const GET_NODE = { name: 'rote_get_node', text: 'SELECT * FROM nodes WHERE id = $1' };
-const GET_BLOB = { name: 'rote_get_blob', text: 'SELECT bytes FROM blobs WHERE hash = $1' };
-/** Deeper than any run goes (runs are bounded by maxSteps); stops a damaged parent loop from walking forever. */
-const MAX_DEPTH = 10_000;
 
 /**
  * The store on a PostgreSQL server that many processes and machines share. Commits are
@@ -94,15 +78,8 @@ export class PostgresStore implements Store {
 
   subtree(taskId: string, rootParentId: string | null, limit: number): Promise<NodeRow[]> {
     return this.guard('read subtree', async () => {
-      const result = await this.db.$client.query(
-        `WITH RECURSIVE sub(id, depth) AS (
-           SELECT id, 1 FROM nodes WHERE task_id = $1 AND ${rootParentId === null ? 'parent_id IS NULL' : 'parent_id = $2'}
-           UNION ALL
-           SELECT n.id, sub.depth + 1 FROM nodes n JOIN sub ON n.parent_id = sub.id WHERE n.task_id = $1 AND sub.depth < ${MAX_DEPTH}
-         )
-         SELECT n.* FROM sub JOIN nodes n ON n.id = sub.id ORDER BY sub.depth, n.created_at, n.id LIMIT ${rootParentId === null ? '$2' : '$3'}`,
-        rootParentId === null ? [taskId, Math.min(limit, Number.MAX_SAFE_INTEGER)] : [taskId, rootParentId, Math.min(limit, Number.MAX_SAFE_INTEGER)],
-      );
+      const query = subtreeQuery(taskId, rootParentId, limit);
+      const result = await this.db.$client.query(query.text, query.values);
       return nodeList(result.rows);
     });
   }
@@ -295,13 +272,6 @@ function anyOf(column: AnyColumn, values: readonly string[]): SQL {
  */
 async function lockTask(tx: Tx, taskId: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${taskId}, 0))`);
-}
-
-type Query = { name: string; text: string; values: unknown[] };
-
-async function childrenVia(run: (query: Query) => Promise<{ rows: Record<string, unknown>[] }>, taskId: string, parentId: string | null): Promise<NodeRow[]> {
-  const query = parentId === null ? { ...CHILDREN_OF_ROOT, values: [taskId] } : { ...CHILDREN_OF_NODE, values: [taskId, parentId] };
-  return nodeList((await run(query)).rows);
 }
 
 /** The pg client a drizzle transaction runs on: raw statements inside it must use this connection. */
