@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { launchBrowser } from '../src/browser/launch.js';
 import { recordCommand, type RecordCommandOptions, type RecordIo } from '../src/cli/recordCommand.js';
+import { RoteError } from '../src/errors/roteError.js';
 import { Rote } from '../src/rote.js';
 import { expect, test } from './fixtures.js';
 
@@ -95,6 +96,15 @@ test.describe('rote record checks its arguments before a browser opens', () => {
     expect(stderr).toContain('--param "firstName": expected name=value');
     expect(stderr).toContain('--secret "pin" names no parameter');
   });
+});
+
+test("a failure after the arguments were checked prints the error's message (a rote error's too), exit code 1", async () => {
+  for (const thrown of [new RoteError('invalid-argument', 'no browser for this machine'), new Error('no browser for this machine')]) {
+    const fake = fakeIo({ launch: async () => Promise.reject(thrown) });
+    const code = await recordCommand({ url: 'http://127.0.0.1:9/intake', task: 'Register a patient', store: storePath(), headless: true }, fake.io);
+    expect(code).toBe(1);
+    expect(fake.printed.err).toContain('rote record: no browser for this machine');
+  }
 });
 
 test('rote record --headless prints each step as it is recorded and the result; Enter finishes; a secret is never shown or stored', async ({ app }) => {

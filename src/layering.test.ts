@@ -110,3 +110,27 @@ describe('the layering of src/', () => {
     expect(stray).toEqual([]);
   });
 });
+
+/** The one module that writes a node (see trajectory/nodeBuilder.ts). */
+const NODE_WRITER = join('trajectory', 'nodeBuilder.ts');
+
+/**
+ * Assignments to a node's fields: its state or a key of it (set, deleted, merged into), where it
+ * ends or re-joins, its action. The stores apply links to stored rows, and are not node writers.
+ */
+const NODE_WRITES = [/\.state(\.\w+)?\s*(=(?!=)|\+\+)/, /delete\s+[\w.]+\.state\b/, /Object\.assign\(\s*[\w.]+\.state\b/, /\b(?:node|step|holder|fresh)\.(?:endsRun|resumeAtId|action)\s*=(?!=)/];
+const WRITER_AREAS = ['engine', 'trajectory', 'recordings', 'report', 'checks', 'rote'];
+
+describe("a node's writer", () => {
+  it('is trajectory/nodeBuilder.ts alone: every other module builds a node there or hands it a patch', () => {
+    const writes = sourceFiles(SRC)
+      .filter(isShipped)
+      .filter((file) => WRITER_AREAS.includes(areaOf(file)) && relative(SRC, file) !== NODE_WRITER)
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, index) => (NODE_WRITES.some((pattern) => pattern.test(line)) ? [`${relative(SRC, file)}:${index + 1}: ${line.trim()}`] : [])),
+      );
+    expect(writes).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright';
 import { RunContext } from './engine/runContext.js';
-import { RunLoop } from './engine/runLoop.js';
+import { runTask } from './engine/runTask.js';
 import { validateRunOptions, type RunOptions } from './engine/runOptions.js';
 import { OriginGuard } from './engine/originGuard.js';
 import { httpOrigin } from './checks/urlCheck.js';
@@ -96,7 +96,7 @@ export class Rote {
       throw new RoteError('invalid-argument', `${where}: the page is on ${start ?? page.url()}, which options.allowedOrigins does not list (${valid.allowedOrigins.join(', ')})`);
     }
     const context = new RunContext(where, valid.timeout, valid.signal, valid.stop, (line) => redactSecrets(line, params));
-    const loop = new RunLoop({
+    return runTask({
       page,
       store: this.store,
       identity,
@@ -111,7 +111,6 @@ export class Rote {
       origins: new OriginGuard(page.url(), valid.allowedOrigins, where),
       ...(jobId !== undefined ? { jobId } : {}),
     });
-    return loop.execute();
   }
 
   async close(): Promise<void> {

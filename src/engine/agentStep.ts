@@ -10,9 +10,10 @@ import { bindDatePart, datePartOfName } from '../params/dateParts.js';
 import { dateTimeTemplate } from '../params/dateTimeValue.js';
 import { hideSecrets, isTemplate, templateNames, templatize, type FieldKind } from '../params/template.js';
 import type { PieceStrength } from '../params/pieces.js';
-import { captureEvidence } from './evidence.js';
+import { captureEvidence, type RecordedEvidence } from './evidence.js';
 import { checkboxParam, focusedControlNames, literalGuards, selectParam, semanticName } from './paramBindings.js';
-import { newNode, templatedAction } from './recordStep.js';
+import { templatedAction } from './recordStep.js';
+import { newNode, type StatePatch } from '../trajectory/nodeBuilder.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 /** What a native input's value is, read by its type: a date input holds an ISO date, a time input a 24-hour time. */
@@ -60,6 +61,17 @@ export type AgentStep = {
   crop: { hash: string; bytes: Buffer } | null;
 };
 
+/** What ties a typed or clicked step to the parameters, worked out piece by piece (see performAgentStep). */
+type Binding = {
+  action: Action;
+  /** Parameters whose value the stored text holds in a form that could not be told for sure: guarded. */
+  literal: string[];
+  /** Parameters the stored text holds a piece of (the October of a birth date). */
+  pieceOf: string[];
+  readings?: { param: string; formats: string[] } | undefined;
+  ambiguous: string[][];
+};
+
 /**
  * Does one of the agent's actions and records it: evidence from the page before it acts, the
  * action itself, then what ties it to the parameters (typed text and chosen options as
@@ -76,95 +88,113 @@ export async function performAgentStep(
   await performAction(page, action, evidence.state.typeMode === 'select' ? 'select' : 'keys', input.deadline);
   await settle(page, before, input.deadline);
 
+  const learned: StatePatch = {};
   const point = actionPoint(action);
   if (point && evidence.state.checkedBefore != null) {
-    evidence.state.checkedAfter = (await targetAt(page, point, { identity: false, deadline: input.deadline }))?.checked ?? null;
+    learned.checkedAfter = (await targetAt(page, point, { identity: false, deadline: input.deadline }))?.checked ?? null;
   }
-  const stored = templatedAction(action, params, input.asGiven);
+  const templated = templatedAction(action, params, input.asGiven);
   // Ambiguities of the text typed, and of the target's identity (a row header equal to two values).
-  const ambiguous = [...stored.ambiguous, ...(evidence.state.ambiguous ?? [])];
-  if (stored.action.type === 'type' && action.type === 'type' && evidence.state.typeMode === 'select') {
-    // An option is chosen whole: by the parameter whose value is the chosen option's value or label
-    // ("CA" shown as "California", "evening" as "Evening (6-9 PM)"), or else as recorded. Never a
-    // template over part of a label, which would name an option that does not exist.
-    const { names, formats, pieces } = await selectParam(page, params, evidence.target, action.text);
-    if (names.length > 0) {
-      stored.action = { ...stored.action, text: `{{${names[0]}${formats ? `|${formats}` : ''}}}` };
-      stored.literal = [];
-      stored.pieceOf = [];
-    } else {
-      const hidden = hideSecrets(action.text, params).template;
-      stored.action = { ...stored.action, text: hidden };
-      // An option that is only a piece of a value (the October of a birth date) is kept, guarded;
-      // one that shows a secret is chance unless the agent chose it by name: that step hands over.
-      const typedByName = new Set(input.asGiven.type === 'type' ? templateNames(input.asGiven.text) : []);
-      const secretsShown = templateNames(hidden).filter((name) => params.isSecret(name) && !typedByName.has(name));
-      stored.literal = [...strongPieces(pieces), ...secretsShown];
-      stored.pieceOf = pieces.map((piece) => piece.name);
+  let binding: Binding = { ...templated, ambiguous: [...templated.ambiguous, ...(evidence.state.ambiguous ?? [])] };
+  let typeMode = evidence.state.typeMode;
+  if (action.type === 'type' && binding.action.type === 'type') {
+    if (typeMode === 'select') binding = await selectBinding(page, action.text, binding, evidence, input);
+    if (typeMode === 'value') {
+      const held = (await page.evaluate(FOCUSED_VALUE).catch(() => '')) as string;
+      if (held === '') typeMode = learned.typeMode = 'keys';
+      else binding = valueBinding(held, binding, evidence, params);
     }
-    ambiguous.splice(0, ambiguous.length, ...(names.length > 1 ? [names] : []));
+    if ((typeMode === 'keys' || typeMode === 'replace') && !isTemplate(textOf(binding.action))) binding = await datePartBinding(page, action.text, binding, evidence, params);
   }
-  if (stored.action.type === 'type' && action.type === 'type' && evidence.state.typeMode === 'value') {
-    // A date-like input is stored by the value it ended up holding (ISO), so a replay sets the
-    // new date whatever format, locale or segment order the keys were typed in.
-    const held = (await page.evaluate(FOCUSED_VALUE).catch(() => '')) as string;
-    const dateTime = evidence.target?.fingerprint.inputType === 'datetime-local' && held !== '' ? dateTimeTemplate(held, params) : undefined;
-    if (held === '') evidence.state.typeMode = 'keys';
-    else if (dateTime) {
-      // A date and a time given as one value (2020/08/29 2:30 PM): bound whole, or guarded when its reading cannot be told.
-      stored.action = { ...stored.action, text: 'template' in dateTime ? dateTime.template : hideSecrets(held, params).template };
-      stored.literal = 'template' in dateTime ? [] : dateTime.literal;
-      stored.pieceOf = [];
-      stored.readings = undefined;
-      ambiguous.splice(0, ambiguous.length, ...('template' in dateTime ? dateTime.ambiguous : []));
-    } else {
-      // Only a whole value is a template here: part of "2024-03-15T09:30" or "2024-03" set from
-      // a date would keep the rest old. Otherwise literal, guarded for every value in it.
-      const templated = templatize(held, params, 'text', fieldKindOf(evidence.target?.fingerprint.inputType));
-      const whole = /^\{\{[^{}]+\}\}$/.test(templated.template);
-      stored.action = { ...stored.action, text: whole ? templated.template : hideSecrets(held, params).template };
-      stored.literal = whole ? templated.literal : params.entries().filter(([name, value]) => value !== '' && (standsIn(held, value, params.isSecret(name)) || templated.template.includes(`{{${name}`) || templated.literal.includes(name))).map(([name]) => name);
-      stored.pieceOf = whole ? [] : templated.pieceOf;
-      stored.readings = whole ? undefined : templated.readings;
-      ambiguous.splice(0, ambiguous.length, ...templated.ambiguous);
-    }
-  }
-  if (stored.action.type === 'type' && action.type === 'type' && (evidence.state.typeMode === 'keys' || evidence.state.typeMode === 'replace') && !isTemplate(stored.action.text)) {
-    // A box of a date asked in parts, named for its part (Day, MM, Year): the part of the date it holds.
-    const name = `${evidence.target?.fingerprint.name ?? ''} ${await focusedControlNames(page)}`;
-    const part = datePartOfName(name);
-    const bound = part ? bindDatePart(part, action.text, params) : undefined;
-    if (bound && 'names' in bound) {
-      stored.action = { ...stored.action, text: `{{${bound.names[0]}|${bound.formats}}}` };
-      stored.literal = [];
-      stored.pieceOf = [];
-      ambiguous.splice(0, ambiguous.length, ...(bound.names.length > 1 ? [bound.names] : []));
-    }
-  }
-  if (action.type === 'click') {
-    const semantic = semanticName(evidence.target, params);
-    if (semantic.nameTemplate) evidence.state.nameTemplate = semantic.nameTemplate;
-    ambiguous.push(...(semantic.ambiguous ?? []));
-    // A day in a date picker, a PM radio: a piece of a value, clicked as recorded only while the value holds.
-    stored.literal.push(...strongPieces(semantic.pieces ?? []));
-    stored.pieceOf.push(...(semantic.pieces ?? []).map((piece) => piece.name));
-    const checkbox = semantic.nameTemplate ? undefined : checkboxParam(evidence.target, evidence.state.checkedAfter, params);
-    if (checkbox) evidence.state.checkedParam = checkbox;
-  }
-  if (ambiguous.length > 0) evidence.state.ambiguous = ambiguous;
-  if (stored.pieceOf.length > 0) evidence.state.pieces = [...new Set(stored.pieceOf)];
-  // Text typed in a form that cannot be told for sure stays literal; a replay with another value
-  // for its parameter must hand over there rather than type the old text (see preCheck).
-  const literalOf = literalGuards(stored.literal, params, input.valueSalt);
-  if (literalOf) evidence.state.literalOf = literalOf;
-  // The text stands for one parameter read more than one way: a later value may tell which.
-  if (literalOf && stored.readings && Object.keys(literalOf).length === 1 && literalOf[stored.readings.param] !== undefined && stored.action.type === 'type' && !isTemplate(stored.action.text)) {
-    evidence.state.readings = stored.readings;
-  }
+  if (action.type === 'click') binding = clickBinding(binding, evidence, learned, params);
+  Object.assign(learned, guardsOf(binding, input));
 
   const crop = evidence.crop ? { hash: createHash('sha256').update(evidence.crop).digest('hex'), bytes: evidence.crop } : null;
   // The intent is stored with parameter values as templates too: "Open {{customerName}}" reads right for the next customer.
   const intent = input.intent === undefined ? undefined : templatize(input.intent, params).template;
-  const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: stored.action, intent, evidence, cropHash: crop?.hash ?? null });
+  const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: binding.action, intent, evidence, cropHash: crop?.hash ?? null, learned });
   return { node, crop };
+}
+
+function textOf(action: Action): string {
+  return action.type === 'type' ? action.text : '';
+}
+
+/** The state that guards the stored text: its ambiguities, pieces, literal values and readings. */
+function guardsOf(binding: Binding, input: AgentStepInput): StatePatch {
+  const guards: StatePatch = {};
+  if (binding.ambiguous.length > 0) guards.ambiguous = binding.ambiguous;
+  if (binding.pieceOf.length > 0) guards.pieces = [...new Set(binding.pieceOf)];
+  // Text typed in a form that cannot be told for sure stays literal; a replay with another value
+  // for its parameter must hand over there rather than type the old text (see preCheck).
+  const literalOf = literalGuards(binding.literal, input.params, input.valueSalt);
+  if (literalOf) guards.literalOf = literalOf;
+  // The text stands for one parameter read more than one way: a later value may tell which.
+  const { readings } = binding;
+  if (literalOf && readings && Object.keys(literalOf).length === 1 && literalOf[readings.param] !== undefined && !isTemplate(textOf(binding.action)) && binding.action.type === 'type') {
+    guards.readings = readings;
+  }
+  return guards;
+}
+
+/**
+ * An option is chosen whole: by the parameter whose value is the chosen option's value or label
+ * ("CA" shown as "California", "evening" as "Evening (6-9 PM)"), or else as recorded. Never a
+ * template over part of a label, which would name an option that does not exist.
+ */
+async function selectBinding(page: Page, chosen: string, binding: Binding, evidence: RecordedEvidence, input: AgentStepInput): Promise<Binding> {
+  const { params } = input;
+  const { names, formats, pieces } = await selectParam(page, params, evidence.target, chosen);
+  const ambiguous = names.length > 1 ? [names] : [];
+  if (names.length > 0) return { action: { ...binding.action, text: `{{${names[0]}${formats ? `|${formats}` : ''}}}` } as Action, literal: [], pieceOf: [], readings: binding.readings, ambiguous };
+  const hidden = hideSecrets(chosen, params).template;
+  // An option that is only a piece of a value (the October of a birth date) is kept, guarded;
+  // one that shows a secret is chance unless the agent chose it by name: that step hands over.
+  const typedByName = new Set(input.asGiven.type === 'type' ? templateNames(input.asGiven.text) : []);
+  const secretsShown = templateNames(hidden).filter((name) => params.isSecret(name) && !typedByName.has(name));
+  return { action: { ...binding.action, text: hidden } as Action, literal: [...strongPieces(pieces), ...secretsShown], pieceOf: pieces.map((piece) => piece.name), readings: binding.readings, ambiguous };
+}
+
+/**
+ * A date-like input is stored by the value it ended up holding (ISO), so a replay sets the new
+ * date whatever format, locale or segment order the keys were typed in.
+ */
+function valueBinding(held: string, binding: Binding, evidence: RecordedEvidence, params: BoundParams): Binding {
+  const dateTime = evidence.target?.fingerprint.inputType === 'datetime-local' ? dateTimeTemplate(held, params) : undefined;
+  if (dateTime) {
+    // A date and a time given as one value (2020/08/29 2:30 PM): bound whole, or guarded when its reading cannot be told.
+    const whole = 'template' in dateTime;
+    return { action: { ...binding.action, text: whole ? dateTime.template : hideSecrets(held, params).template } as Action, literal: whole ? [] : dateTime.literal, pieceOf: [], readings: undefined, ambiguous: whole ? dateTime.ambiguous : [] };
+  }
+  // Only a whole value is a template here: part of "2024-03-15T09:30" or "2024-03" set from
+  // a date would keep the rest old. Otherwise literal, guarded for every value in it.
+  const templated = templatize(held, params, 'text', fieldKindOf(evidence.target?.fingerprint.inputType));
+  const whole = /^\{\{[^{}]+\}\}$/.test(templated.template);
+  const literal = whole ? templated.literal : params.entries().filter(([name, value]) => value !== '' && (standsIn(held, value, params.isSecret(name)) || templated.template.includes(`{{${name}`) || templated.literal.includes(name))).map(([name]) => name);
+  return { action: { ...binding.action, text: whole ? templated.template : hideSecrets(held, params).template } as Action, literal, pieceOf: whole ? [] : templated.pieceOf, readings: whole ? undefined : templated.readings, ambiguous: [...templated.ambiguous] };
+}
+
+/** A box of a date asked in parts, named for its part (Day, MM, Year): the part of the date it holds. */
+async function datePartBinding(page: Page, typed: string, binding: Binding, evidence: RecordedEvidence, params: BoundParams): Promise<Binding> {
+  const name = `${evidence.target?.fingerprint.name ?? ''} ${await focusedControlNames(page)}`;
+  const part = datePartOfName(name);
+  const bound = part ? bindDatePart(part, typed, params) : undefined;
+  if (!bound || !('names' in bound)) return binding;
+  return { action: { ...binding.action, text: `{{${bound.names[0]}|${bound.formats}}}` } as Action, literal: [], pieceOf: [], readings: binding.readings, ambiguous: bound.names.length > 1 ? [bound.names] : [] };
+}
+
+/** A click on a target named by a value (a day in a date picker, a PM radio), or a checkbox set from a yes/no parameter. */
+function clickBinding(binding: Binding, evidence: RecordedEvidence, learned: StatePatch, params: BoundParams): Binding {
+  const semantic = semanticName(evidence.target, params);
+  if (semantic.nameTemplate) learned.nameTemplate = semantic.nameTemplate;
+  // A day in a date picker, a PM radio: a piece of a value, clicked as recorded only while the value holds.
+  const pieces = semantic.pieces ?? [];
+  const checkbox = semantic.nameTemplate ? undefined : checkboxParam(evidence.target, learned.checkedAfter, params);
+  if (checkbox) learned.checkedParam = checkbox;
+  return {
+    ...binding,
+    ambiguous: [...binding.ambiguous, ...(semantic.ambiguous ?? [])],
+    literal: [...binding.literal, ...strongPieces(pieces)],
+    pieceOf: [...binding.pieceOf, ...pieces.map((piece) => piece.name)],
+  };
 }

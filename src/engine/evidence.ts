@@ -55,19 +55,21 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   const url = templatedUrl(page.url(), params);
   const point = actionPoint(action);
   const target = await targetOf(page, action, { deadline }, point);
-  const state: NodeState = {};
   // Which controls already show a parameter's value; kept at commit for the parameters the run never set.
   const shown = await shownValues(page, params.toRecord());
-  if (shown.length > 0) state.watches = shown.map((watch) => storedWatch(watch, params));
-  if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state };
+  const watches: NodeState = shown.length > 0 ? { watches: shown.map((watch) => storedWatch(watch, params)) } : {};
+  if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state: watches };
 
-  // How many elements share the target's kind, and if not one, what tells it apart (see locateTarget).
-  Object.assign(state, await recordIdentity(page, target, action, params, deadline));
+  const state: NodeState = {
+    ...watches,
+    // How many elements share the target's kind, and if not one, what tells it apart (see locateTarget).
+    ...(await recordIdentity(page, target, action, params, deadline)),
+    ...(target.checked !== null ? { checkedBefore: target.checked } : {}),
+    ...(target.disabled ? { disabled: true } : {}),
+    ...(action.type === 'type' ? { typeMode: typeModeFor(target) } : {}),
+  };
   // A secret the target's name or container shows is stored as its {{name}}; checks render it back.
   const fingerprint = storedFingerprint(target.fingerprint, params);
-  if (target.checked !== null) state.checkedBefore = target.checked;
-  if (target.disabled) state.disabled = true;
-  if (action.type === 'type') state.typeMode = typeModeFor(target);
 
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
   // The crop shows the target and what stands right against it: which element it is, the identity

@@ -3,9 +3,23 @@ import type { Action } from '../actions/action.js';
 import { bindParams } from '../params/params.js';
 import { secret } from '../params/secret.js';
 import { SECRET_GUARD, valueHashesOf } from './paramBindings.js';
-import { learnFromPath, type PathStep } from './pathLearning.js';
+import { learnFromPath as lessonsOf, type PathRun, type PathStep } from './pathLearning.js';
+import { withPatch } from '../trajectory/nodeBuilder.js';
+import { patchedState } from '../store/statePatch.js';
 import type { NodeState, TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { arrivalsOf, endKeysOf, misfit } from '../trajectory/valueKeys.js';
+
+/** Learning changes no node of the run: each test reads a node as the commit stores it (its patch applied). */
+const stored = new Map<string, TrajectoryNode>();
+function learnFromPath(run: PathRun) {
+  const before = run.steps.map((step) => JSON.stringify(step.node));
+  const { patches, links } = lessonsOf(run);
+  expect(run.steps.map((step) => JSON.stringify(step.node))).toEqual(before);
+  for (const step of run.steps) stored.set(step.node.id, withPatch(step.node, patches.get(step.node.id)));
+  return links;
+}
+/** A node of the last run learned from, as stored. */
+const as = (n: TrajectoryNode) => stored.get(n.id) ?? n;
 
 let next = 0;
 function node(action: Action, options: { role?: string; name?: string; state?: NodeState; parentId?: string | null } = {}): TrajectoryNode {
@@ -43,48 +57,48 @@ describe('learnFromPath: clicks that set a value', () => {
     const plus = [node(click), node(click), node(click)];
     const save = node(click, { name: 'Save' });
     run([agentStep(typed, [], ['note']), agentStep(plus[0]!, ['note'], ['note']), agentStep(plus[1]!, ['note'], ['note']), agentStep(plus[2]!, ['note'], ['note', 'quantity']), agentStep(save, ['note', 'quantity'], ['note', 'quantity'])]);
-    for (const step of plus) expect(step.state.setsValue).toEqual([{ param: 'quantity', hash: hashes.quantity }]);
+    for (const step of plus) expect(as(step).state.setsValue).toEqual([{ param: 'quantity', hash: hashes.quantity }]);
     // Typing stops the walk back; the step after the value showed sets nothing.
-    expect(typed.state.setsValue).toBeUndefined();
-    expect(save.state.setsValue).toBeUndefined();
+    expect(as(typed).state.setsValue).toBeUndefined();
+    expect(as(save).state.setsValue).toBeUndefined();
     // The steps before the setting ones carry the value ahead (the binding checks it); the save keys on it.
-    expect(typed.state.ahead).toContain('quantity');
-    expect(save.state.valueHashes).toMatchObject({ quantity: hashes.quantity });
+    expect(as(typed).state.ahead).toContain('quantity');
+    expect(as(save).state.valueHashes).toMatchObject({ quantity: hashes.quantity });
   });
 
   it('binds nothing for a value the page showed before the agent acted, nor one no step made show', () => {
     const first = node(click);
     const other = node(click);
     run([agentStep(first, ['quantity'], ['quantity']), agentStep(other, ['quantity'], ['quantity'])]);
-    expect(first.state.setsValue).toBeUndefined();
+    expect(as(first).state.setsValue).toBeUndefined();
     const none = node(click);
     run([agentStep(none, [], [])]);
-    expect(none.state.setsValue).toBeUndefined();
+    expect(as(none).state.setsValue).toBeUndefined();
   });
 
   it('stops at a checkbox, a step that made another value show, or a cached step', () => {
     const box = node(click, { role: 'checkbox', name: 'Gift wrap' });
     const arrow = node(click);
     run([agentStep(box, [], []), agentStep(arrow, [], ['quantity'])]);
-    expect(box.state.setsValue).toBeUndefined();
-    expect(arrow.state.setsValue).toHaveLength(1);
+    expect(as(box).state.setsValue).toBeUndefined();
+    expect(as(arrow).state.setsValue).toHaveLength(1);
     const cached = node(click);
     const after = node(click);
     run([{ node: cached, isNew: false, byAgent: false }, agentStep(after, [], ['quantity'])]);
-    expect(cached.state.setsValue).toBeUndefined();
+    expect(as(cached).state.setsValue).toBeUndefined();
   });
 
   it('binds a secret set by clicks (a PIN pad) with a mark no run matches', () => {
     const pinParams = bindParams({ pin: secret('4711') }, 'w');
     const digit = node(click, { name: '7' });
     learnFromPath({ steps: [agentStep(digit, [], ['pin'])], params: pinParams, valueHashes: valueHashesOf(pinParams, salt), endedByAgent: true, newEnd: false, forks: noForks });
-    expect(digit.state.setsValue).toEqual([{ param: 'pin', hash: SECRET_GUARD }]);
+    expect(as(digit).state.setsValue).toEqual([{ param: 'pin', hash: SECRET_GUARD }]);
   });
 
   it('adds the value to a stored step that set another before, as a link', () => {
-    const stored = node(click, { state: { ahead: ['quantity'], valueHashes: { note: hashes.note! }, setsValue: [{ param: 'quantity', hash: 'other' }] } });
-    const links = learnFromPath({ steps: [{ ...agentStep(stored, [], ['quantity']), isNew: false }], params, valueHashes: hashes, endedByAgent: false, newEnd: false, forks: noForks });
-    expect(links).toEqual([{ id: stored.id, state: { add: { setsValue: [{ param: 'quantity', hash: hashes.quantity }] } } }]);
+    const storedNode = node(click, { state: { ahead: ['quantity'], valueHashes: { note: hashes.note! }, setsValue: [{ param: 'quantity', hash: 'other' }] } });
+    const links = learnFromPath({ steps: [{ ...agentStep(storedNode, [], ['quantity']), isNew: false }], params, valueHashes: hashes, endedByAgent: false, newEnd: false, forks: noForks });
+    expect(links).toEqual([{ id: storedNode.id, state: { add: { setsValue: [{ param: 'quantity', hash: hashes.quantity }] } } }]);
   });
 });
 
@@ -99,19 +113,20 @@ describe('learnFromPath: the values a path and an end were learned under', () =>
     b.endsRun = true;
     const links = learnFromPath({ steps: [agentStep(a, [], []), agentStep(b, [], [])], params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: noForks });
     expect(links).toEqual([]);
-    expect(a.state).toMatchObject({ ahead: [], valueHashes: { times: hashes.times } });
-    expect(b.state.endsUnder).toEqual([{ ahead: [], valueHashes: { times: hashes.times } }]);
+    expect(as(a).state).toMatchObject({ ahead: [], valueHashes: { times: hashes.times } });
+    expect(as(b).state.endsUnder).toEqual([{ ahead: [], valueHashes: { times: hashes.times } }]);
   });
 
   it("adds the run's key to a stored step it went through that no learned path fitted, and its end beside the old one", () => {
-    const stored = node(click, { state: { ahead: [], valueHashes: { times: other.times! } } });
-    stored.endsRun = true;
-    const links = learnFromPath({ steps: [{ node: stored, isNew: false, byAgent: true, shownBefore: [], shownAfter: [] }], params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: noForks });
+    const storedNode = node(click, { state: { ahead: [], valueHashes: { times: other.times! } } });
+    storedNode.endsRun = true;
+    const links = learnFromPath({ steps: [{ node: storedNode, isNew: false, byAgent: true, shownBefore: [], shownAfter: [] }], params, valueHashes: hashes, endedByAgent: true, newEnd: false, forks: noForks });
     const key = { ahead: [], valueHashes: { times: hashes.times } };
     // The end kept before ends had keys stands for the recording's value, and stays.
-    expect(links).toEqual([{ id: stored.id, state: { add: { alsoUnder: [key], endsUnder: [{ ahead: [], valueHashes: { times: other.times } }, key] } } }]);
-    expect(arrivalsOf(stored.state).map((arrival) => misfit(arrival, { names: ['times'], valueHashes: hashes, usedSoFar: new Set() }))).toEqual(['times', undefined]);
-    expect(endKeysOf(stored)).toHaveLength(2);
+    expect(links).toEqual([{ id: storedNode.id, state: { add: { alsoUnder: [key], endsUnder: [{ ahead: [], valueHashes: { times: other.times } }, key] } } }]);
+    const learned = { ...storedNode, state: patchedState(storedNode.state, links[0]!) as NodeState };
+    expect(arrivalsOf(learned.state).map((arrival) => misfit(arrival, { names: ['times'], valueHashes: hashes, usedSoFar: new Set() }))).toEqual(['times', undefined]);
+    expect(endKeysOf(learned)).toHaveLength(2);
   });
 
   it('adds nothing where a learned path already fitted, unless the step settled a fork', () => {

@@ -4,6 +4,7 @@ import { fold } from '../params/fold.js';
 import type { NodeLink } from '../store/rows.js';
 import { namesSetBy, namesUsedBy, SECRET_GUARD } from './paramBindings.js';
 import type { NodeState, TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import { patchNode, statePatchBetween, withPatch, type NodePatch, type StatePatch } from '../trajectory/nodeBuilder.js';
 import { arrivalsOf, endKeysOf, holdsKey, keyOfPath, misfit, type ValueKey } from '../trajectory/valueKeys.js';
 
 /** One step of a run's path as the commit sees it. */
@@ -30,9 +31,41 @@ export type PathRun = {
   forks: { steps: ReadonlySet<string>; ends: ReadonlySet<string> };
 };
 
+/** What a run that ended well teaches the tree: patches of its new nodes, and links (state additions) for stored ones. */
+export type PathLessons = { patches: Map<string, NodePatch>; links: NodeLink[] };
+
+/** The run's own copies of its path's nodes, which learning changes; the run's nodes stay as they are. */
+class WorkingPath {
+  readonly steps: PathStep[];
+  private readonly additions = new Map<string, { add: Record<string, unknown[]> }>();
+
+  constructor(private readonly run: PathRun) {
+    this.steps = run.steps.map((step) => ({ ...step, node: withPatch(step.node, { state: {} }) }));
+  }
+
+  /** A new node learns `patch`; a stored one, with `added`, learns the additions of its link too. */
+  learn(step: PathStep, patch: StatePatch, added?: { key: 'alsoUnder' | 'endsUnder' | 'setsValue'; items: unknown[] }): void {
+    patchNode(step.node, { state: patch });
+    if (step.isNew || !added) return;
+    const entry = this.additions.get(step.node.id) ?? { add: {} };
+    entry.add[added.key] = [...(entry.add[added.key] ?? []), ...added.items];
+    this.additions.set(step.node.id, entry);
+  }
+
+  lessons(): PathLessons {
+    const patches = new Map<string, NodePatch>();
+    this.steps.forEach((step, index) => {
+      if (!step.isNew) return;
+      const state = statePatchBetween(this.run.steps[index]!.node.state, step.node.state);
+      if (Object.keys(state).length > 0) patches.set(step.node.id, { state });
+    });
+    return { patches, links: [...this.additions].map(([id, { add }]) => ({ id, state: { add } })) };
+  }
+}
+
 /**
- * What a run that ended well teaches the tree about values, written into its new nodes and
- * returned as state changes for stored ones:
+ * What a run that ended well teaches the tree about values, as patches of its new nodes and
+ * links for stored ones (the run's nodes are not changed):
  * - which steps set a parameter by clicks (NodeState.setsValue), so that under another value none
  *   of them runs;
  * - for every step, what the path put on the page from there on and the values it was learned
@@ -40,28 +73,27 @@ export type PathRun = {
  *   fitted this run, or the step settled a fork);
  * - where it ended, and under what values (`endsUnder`).
  */
-export function learnFromPath(run: PathRun): NodeLink[] {
-  const patches = new Map<string, { add: Record<string, unknown[]> }>();
-  const patch = (node: TrajectoryNode, key: 'alsoUnder' | 'endsUnder' | 'setsValue', items: unknown[]) => {
-    const entry = patches.get(node.id) ?? { add: {} };
-    entry.add[key] = [...(entry.add[key] ?? []), ...items];
-    patches.set(node.id, entry);
-  };
-
+export function learnFromPath(run: PathRun): PathLessons {
+  const path = new WorkingPath(run);
   for (const [index, sets] of valueSettingSteps(run)) {
-    const step = run.steps[index]!;
+    const step = path.steps[index]!;
     const fresh = sets.filter((set) => !(step.node.state.setsValue ?? []).some((known) => known.param === set.param && known.hash === set.hash));
-    if (fresh.length === 0) continue;
-    step.node.state.setsValue = [...(step.node.state.setsValue ?? []), ...fresh];
-    if (!step.isNew) patch(step.node, 'setsValue', fresh);
+    if (fresh.length > 0) path.learn(step, { setsValue: [...(step.node.state.setsValue ?? []), ...fresh] }, { key: 'setsValue', items: fresh });
   }
+  const { keys, watchedAhead } = learnAhead(path, run);
+  learnArrivals(path, run, keys);
+  learnEnd(path, run, watchedAhead);
+  return path.lessons();
+}
 
+/** For every step, from the last back: what the path put on the page from there on (and, on new nodes, the watches that matter). */
+function learnAhead(path: WorkingPath, run: PathRun): { keys: ValueKey[]; watchedAhead: Set<string> } {
   const names = run.params.names();
-  const usedInRun = new Set(run.steps.flatMap((step) => namesUsedBy(step.node)));
+  const usedInRun = new Set(path.steps.flatMap((step) => namesUsedBy(step.node)));
   const ahead = new Set<string>();
   const watchedAhead = new Set<string>();
   const keys: ValueKey[] = [];
-  for (const step of [...run.steps].reverse()) {
+  for (const step of [...path.steps].reverse()) {
     const { node } = step;
     for (const name of [...namesUsedBy(node), ...namesSetBy(node)]) ahead.add(name);
     if (step.isNew) {
@@ -69,53 +101,55 @@ export function learnFromPath(run: PathRun): NodeLink[] {
       // page, set before or by clicks), and only at the last step that saw it: checked there, a
       // changed value hands over right before the submit.
       const watches = (node.state.watches ?? []).filter((watch) => !usedInRun.has(watch.param) && !watchedAhead.has(watch.param));
-      if (watches.length > 0) node.state.watches = watches;
-      else delete node.state.watches;
+      path.learn(step, { watches: watches.length > 0 ? watches : undefined });
     }
     // What this step checks on the page (a stored step, what it was recorded checking).
     for (const watch of node.state.watches ?? []) if (!usedInRun.has(watch.param)) watchedAhead.add(watch.param);
     keys.unshift(keyOfPath(ahead, watchedAhead, names, run.valueHashes));
   }
+  return { keys, watchedAhead };
+}
 
+/** The values each step was learned under: a new node's own; a stored one's added when no path learned there fitted, or the step settled a fork. */
+function learnArrivals(path: WorkingPath, run: PathRun, keys: readonly ValueKey[]): void {
+  const names = run.params.names();
   const usedBefore = new Set<string>();
-  run.steps.forEach((step, index) => {
+  path.steps.forEach((step, index) => {
     const key = keys[index]!;
     const { node } = step;
     if (step.isNew) {
-      node.state.ahead = key.ahead;
-      node.state.watchedAhead = key.watched ?? [];
-      node.state.valueHashes = key.valueHashes;
+      path.learn(step, { ahead: key.ahead, watchedAhead: key.watched ?? [], valueHashes: key.valueHashes });
     } else {
       const values = { names, valueHashes: run.valueHashes, usedSoFar: usedBefore };
       const fitted = arrivalsOf(node.state).some((known) => misfit(known, values) === undefined);
       if ((!fitted || run.forks.steps.has(node.id)) && !holdsKey(arrivalsOf(node.state), key)) {
-        node.state.alsoUnder = [...(node.state.alsoUnder ?? []), key];
-        patch(node, 'alsoUnder', [key]);
+        path.learn(step, { alsoUnder: [...(node.state.alsoUnder ?? []), key] }, { key: 'alsoUnder', items: [key] });
       }
     }
     namesUsedBy(node).forEach((name) => usedBefore.add(name));
   });
+}
 
-  const last = run.steps.at(-1);
-  if (run.endedByAgent && last) {
-    // The values the path checked on the page before it ended are proven this run's: they key nothing.
-    const key = keyOfPath(new Set(), watchedAhead, names, run.valueHashes);
-    const { node } = last;
-    if (last.isNew) node.state.endsUnder = [key];
-    else {
-      // An end kept before ends had keys stands for its recording's values: kept beside the new one.
-      const known = run.newEnd ? (node.state.endsUnder ?? []) : endKeysOf(node);
-      const fitted = known.some((end) => misfit(end, { names, valueHashes: run.valueHashes, usedSoFar: usedBefore }) === undefined);
-      if (!fitted || run.forks.ends.has(node.id) || run.newEnd) {
-        const added = [...(node.state.endsUnder === undefined && !run.newEnd ? known : []), ...(holdsKey(known, key) ? [] : [key])];
-        if (added.length > 0) {
-          node.state.endsUnder = [...(node.state.endsUnder ?? []), ...added];
-          patch(node, 'endsUnder', added);
-        }
-      }
-    }
+/** Where the agent said the run was done, and under what values. */
+function learnEnd(path: WorkingPath, run: PathRun, watchedAhead: ReadonlySet<string>): void {
+  const last = path.steps.at(-1);
+  if (!run.endedByAgent || !last) return;
+  const names = run.params.names();
+  // The values the path checked on the page before it ended are proven this run's: they key nothing.
+  const key = keyOfPath(new Set(), watchedAhead, names, run.valueHashes);
+  const { node } = last;
+  if (last.isNew) {
+    path.learn(last, { endsUnder: [key] });
+    return;
   }
-  return [...patches].map(([id, { add }]) => ({ id, state: { add } }));
+  // Every parameter the path put to use, the last step's too.
+  const usedBefore = new Set(path.steps.flatMap((step) => namesUsedBy(step.node)));
+  // An end kept before ends had keys stands for its recording's values: kept beside the new one.
+  const known = run.newEnd ? (node.state.endsUnder ?? []) : endKeysOf(node);
+  const fitted = known.some((end) => misfit(end, { names, valueHashes: run.valueHashes, usedSoFar: usedBefore }) === undefined);
+  if (fitted && !run.forks.ends.has(node.id) && !run.newEnd) return;
+  const added = [...(node.state.endsUnder === undefined && !run.newEnd ? known : []), ...(holdsKey(known, key) ? [] : [key])];
+  if (added.length > 0) path.learn(last, { endsUnder: [...(node.state.endsUnder ?? []), ...added] }, { key: 'endsUnder', items: added });
 }
 
 /** Roles and tags whose click sets a value of their own (a box, a radio, a select): never part of another value's widget. */

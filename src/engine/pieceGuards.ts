@@ -5,6 +5,7 @@ import { timePieces } from '../params/formats/time.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { renderTemplate, templateUses } from '../params/template.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import type { NodePatch } from '../trajectory/nodeBuilder.js';
 
 /**
  * Guards the weak pieces of a value that the run asked in pieces. A step holding only "5" where a
@@ -12,9 +13,10 @@ import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
  * (its month chosen by name, its year typed as {{dob|date:YYYY}}), and most likely a quantity
  * when it is not: so a one- or two-digit piece is guarded (literalOf, the hash of the recorded
  * value) only where its parameter has another piece or part in the run. Strong pieces were
- * guarded when recorded. Runs before the run's other bookkeeping (the guards are uses).
+ * guarded when recorded. Runs before the run's other bookkeeping (the guards are uses). Returns the
+ * patches of the new nodes it guards, by id; the nodes themselves are not changed.
  */
-export function guardPiecesAskedTwice(steps: readonly TrajectoryNode[], isNew: (node: TrajectoryNode) => boolean, valueHashes: Readonly<Record<string, string>>, params: BoundParams): void {
+export function guardPiecesAskedTwice(steps: readonly TrajectoryNode[], isNew: (node: TrajectoryNode) => boolean, valueHashes: Readonly<Record<string, string>>, params: BoundParams): Map<string, NodePatch> {
   const parts = new Map<string, number>();
   const count = (name: string) => parts.set(name, (parts.get(name) ?? 0) + 1);
   for (const node of steps) {
@@ -23,15 +25,22 @@ export function guardPiecesAskedTwice(steps: readonly TrajectoryNode[], isNew: (
       for (const use of safeUses(text)) if (isPart(use.formats)) count(use.name);
     }
   }
+  const patches = new Map<string, NodePatch>();
   for (const node of steps) {
-    if (!isNew(node)) continue;
-    unbindLonePart(node, parts, valueHashes, params);
-    for (const name of node.state.pieces ?? []) {
+    if (!isNew(node) || patches.has(node.id)) continue;
+    const lone = unbindLonePart(node, parts, valueHashes, params);
+    const state = { ...node.state, ...lone?.state };
+    const literalOf = { ...state.literalOf };
+    for (const name of state.pieces ?? []) {
       const hash = valueHashes[name];
-      if ((parts.get(name) ?? 0) < 2 || hash === undefined || node.state.literalOf?.[name] !== undefined) continue;
-      node.state.literalOf = { ...node.state.literalOf, [name]: hash };
+      if ((parts.get(name) ?? 0) < 2 || hash === undefined || literalOf[name] !== undefined) continue;
+      literalOf[name] = hash;
     }
+    const guarded = Object.keys(literalOf).length > Object.keys(state.literalOf ?? {}).length ? { literalOf } : {};
+    const patch = { ...lone, state: { ...lone?.state, ...guarded } };
+    if (patch.action || Object.keys(patch.state).length > 0) patches.set(node.id, patch);
   }
+  return patches;
 }
 
 /**
@@ -40,21 +49,22 @@ export function guardPiecesAskedTwice(steps: readonly TrajectoryNode[], isNew: (
  * something else that happened to equal it (a count, a payment day), so the step keeps the text it
  * typed, guarded, as any piece is.
  */
-function unbindLonePart(node: TrajectoryNode, parts: ReadonlyMap<string, number>, valueHashes: Readonly<Record<string, string>>, params: BoundParams): void {
-  if (node.action.type !== 'type') return;
+function unbindLonePart(node: TrajectoryNode, parts: ReadonlyMap<string, number>, valueHashes: Readonly<Record<string, string>>, params: BoundParams): NodePatch | undefined {
+  if (node.action.type !== 'type') return undefined;
   const [use, ...more] = safeUses(node.action.text);
-  if (!use || more.length > 0 || !/^\{\{[^{}]+\}\}$/.test(node.action.text.trim()) || !isDatePart(use.formats) || (parts.get(use.name) ?? 0) >= 2) return;
+  if (!use || more.length > 0 || !/^\{\{[^{}]+\}\}$/.test(node.action.text.trim()) || !isDatePart(use.formats) || (parts.get(use.name) ?? 0) >= 2) return undefined;
   const hash = valueHashes[use.name];
-  if (hash === undefined) return;
+  if (hash === undefined) return undefined;
   let typed: string;
   try {
     typed = renderTemplate(node.action.text, params);
   } catch {
-    return;
+    return undefined;
   }
-  node.action = { ...node.action, text: typed };
-  node.state.literalOf = { ...node.state.literalOf, [use.name]: hash };
-  node.state.pieces = [...new Set([...(node.state.pieces ?? []), use.name])];
+  return {
+    action: { ...node.action, text: typed },
+    state: { literalOf: { ...node.state.literalOf, [use.name]: hash }, pieces: [...new Set([...(node.state.pieces ?? []), use.name])] },
+  };
 }
 
 /** A date rendered as some of its parts only (MMMM, D, YYYY), not as a whole date. */

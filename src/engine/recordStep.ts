@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Action } from '../actions/action.js';
 import { actionTexts, mapActionText } from '../actions/actionText.js';
 import { sameFingerprint } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { hideSecrets, templateUses, templatize, type SecretFound } from '../params/template.js';
-import type { RecordedEvidence } from './evidence.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { sameToolCall } from '../trajectory/sameStep.js';
 
@@ -64,34 +62,6 @@ function templateUsesOrNone(text: string): { name: string }[] {
   } catch {
     return [];
   }
-}
-
-export function newNode(input: {
-  taskId: string;
-  parentId: string | null;
-  action: Action;
-  intent: string | undefined;
-  evidence: RecordedEvidence;
-  cropHash: string | null;
-}): TrajectoryNode {
-  const { evidence } = input;
-  return {
-    id: randomUUID(),
-    taskId: input.taskId,
-    parentId: input.parentId,
-    resumeAtId: null,
-    action: input.action,
-    intent: input.intent ?? null,
-    url: evidence.url,
-    fingerprint: evidence.fingerprint,
-    box: evidence.box,
-    cropHash: input.cropHash,
-    cropRect: evidence.cropRect,
-    masks: evidence.masks,
-    state: evidence.state,
-    endsRun: false,
-    lastSuccessAt: null,
-  };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { BoundParams } from '../params/boundParams.js';
 import type { ParamSchema } from '../params/paramType.js';
 import { learnedSchema } from './learnedSchema.js';
 import type { NewNodeRow, NodeLink, NodeRow, NodeStat } from '../store/rows.js';
-import { nodeFromRow, storedState } from '../trajectory/trajectoryNode.js';
+import { nodeFromRow, storedState, type TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { sameStep } from '../trajectory/sameStep.js';
 import type { Store } from '../store/store.js';
 import { namesSetBy, namesUsedBy } from './paramBindings.js';
@@ -13,7 +13,7 @@ import type { RunEvents } from './runEvents.js';
 import { guardPiecesAskedTwice } from './pieceGuards.js';
 import type { RunImages } from './runImages.js';
 import type { RunResult } from './runResult.js';
-import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import { withPatch, type NodePatch } from '../trajectory/nodeBuilder.js';
 import type { TrajectoryView } from './trajectoryView.js';
 import { messageOf } from '../errors/messageOf.js';
 
@@ -60,69 +60,88 @@ export async function commitRun(record: RunRecord): Promise<void> {
   const { store, identity, result, view } = record;
   const endedWell = result.status === 'replayed' || result.status === 'mixed' || result.status === 'agent';
   const keepTrajectory = endedWell && view.newNodes.length > 0;
-  const newNodes = keepTrajectory ? view.newNodes : [];
-  if (keepTrajectory) guardPiecesAskedTwice(stepsOf(record), (node) => view.isNew(node.id), record.valueHashes, record.params);
-  // What the path teaches about values: new nodes take it in their state, stored ones by links.
-  const learned = endedWell ? learnFromPath(pathOf(record)) : [];
-  const usedCrops = new Set(newNodes.map((node) => node.cropHash).filter((hash): hash is string => hash !== null));
+  const branch = finishBranch(record, endedWell, keepTrajectory);
+  const usedCrops = new Set(branch.newNodes.map((node) => node.cropHash).filter((hash): hash is string => hash !== null));
   const now = Date.now();
   const existingTask = await store.getTask(identity.key);
   await store.commitRun({
     sameStep: sameStoredStep,
-    ...(keepTrajectory || existingTask
-      ? {
-          task: {
-            id: identity.key,
-            taskTemplate: identity.template,
-            tags: identity.tags,
-            startUrl: identity.startUrl,
-            // A value set by clicks is as required as a typed one: a run without it is refused before it starts.
-            paramNames: [...new Set(newNodes.flatMap((node) => [...namesUsedBy(node), ...namesSetBy(node)]))],
-            paramSchema: learnedSchema(record.declaredSchema, newNodes, record.params.secretNames),
-            createdAt: existingTask?.createdAt ?? now,
-            updatedAt: now,
-          },
-        }
-      : {}),
-    newNodes: newNodes.map((node) => toRow(node, now)),
+    ...(keepTrajectory || existingTask ? { task: taskRow(record, branch.newNodes, existingTask?.createdAt ?? now, now) } : {}),
+    newNodes: branch.newNodes.map((node) => toRow(node, now)),
     blobs: [...[...record.crops].filter(([hash]) => usedCrops.has(hash)).map(([hash, bytes]) => ({ hash, bytes })), ...record.images.blobs],
     nodeStats: record.stats.filter((stat) => !view.isNew(stat.id)),
     // Links change stored nodes: only a run that ended well may make them.
-    nodeLinks: result.status !== 'failed' && result.status !== 'diverged' ? [...record.links, ...learned] : [],
+    nodeLinks: result.status !== 'failed' && result.status !== 'diverged' ? [...record.links, ...branch.links] : [],
     run: { ...runRow(record, now, result.error ?? null), screenshotHash: record.images.screenshotHash ?? null },
-    steps: [
-      ...result.steps.map((step) => {
-        const nodeId = record.stepNodes[step.index] ?? null;
-        return {
-          runId: result.runId,
-          idx: step.index,
-          nodeId: nodeId && (keepTrajectory || !view.isNew(nodeId)) ? nodeId : null,
-          kind: step.kind,
-          action: record.storedActions[step.index] ?? step.action,
-          intent: step.intent ?? null,
-          outcome: 'ok' as const,
-          reason: null,
-          durationMs: step.durationMs,
-          checkMs: step.checkMs,
-          ...record.images.steps.get(step.index),
-        };
-      }),
-      // Each divergence is kept with the step it stopped, so a report can show where and why.
-      ...result.divergences.flatMap((divergence, index) => (divergence.action ? [{ ...divergence, images: record.images.divergences.get(index) }] : [])).map((divergence) => ({
-        ...divergence.images,
-        runId: result.runId,
-        idx: divergence.step,
-        nodeId: divergence.nodeId ?? null,
-        kind: 'cached' as const,
-        action: divergence.action,
-        intent: divergence.intent ?? null,
-        outcome: 'diverged' as const,
-        reason: divergence.reason,
-        durationMs: 0,
-        checkMs: 0,
-      })),
-    ],
+    steps: [...stepRows(record, keepTrajectory), ...divergenceRows(record)],
   });
+}
+
+/**
+ * The run's new nodes as they are stored, and what stored nodes learn: the pieces guarded
+ * (pieceGuards.ts), then what the path teaches about values (pathLearning.ts), each returned as
+ * patches and applied to copies. The run's own nodes are not changed.
+ */
+function finishBranch(record: RunRecord, endedWell: boolean, keepTrajectory: boolean): { newNodes: TrajectoryNode[]; links: NodeLink[] } {
+  const { view } = record;
+  const guards = keepTrajectory ? guardPiecesAskedTwice(stepsOf(record), (node) => view.isNew(node.id), record.valueHashes, record.params) : new Map<string, NodePatch>();
+  const guarded = (node: TrajectoryNode) => withPatch(node, guards.get(node.id));
+  const lessons = endedWell ? learnFromPath(pathOf(record, guarded)) : { patches: new Map<string, NodePatch>(), links: [] };
+  const finished = (node: TrajectoryNode) => withPatch(guarded(node), lessons.patches.get(node.id));
+  return { newNodes: keepTrajectory ? view.newNodes.map(finished) : [], links: lessons.links };
+}
+
+function taskRow(record: RunRecord, newNodes: readonly TrajectoryNode[], createdAt: number, now: number) {
+  const { identity } = record;
+  return {
+    id: identity.key,
+    taskTemplate: identity.template,
+    tags: identity.tags,
+    startUrl: identity.startUrl,
+    // A value set by clicks is as required as a typed one: a run without it is refused before it starts.
+    paramNames: [...new Set(newNodes.flatMap((node) => [...namesUsedBy(node), ...namesSetBy(node)]))],
+    paramSchema: learnedSchema(record.declaredSchema, newNodes, record.params.secretNames),
+    createdAt,
+    updatedAt: now,
+  };
+}
+
+function stepRows(record: RunRecord, keepTrajectory: boolean) {
+  const { result, view } = record;
+  return result.steps.map((step) => {
+    const nodeId = record.stepNodes[step.index] ?? null;
+    return {
+      runId: result.runId,
+      idx: step.index,
+      nodeId: nodeId && (keepTrajectory || !view.isNew(nodeId)) ? nodeId : null,
+      kind: step.kind,
+      action: record.storedActions[step.index] ?? step.action,
+      intent: step.intent ?? null,
+      outcome: 'ok' as const,
+      reason: null,
+      durationMs: step.durationMs,
+      checkMs: step.checkMs,
+      ...record.images.steps.get(step.index),
+    };
+  });
+}
+
+/** Each divergence is kept with the step it stopped, so a report can show where and why. */
+function divergenceRows(record: RunRecord) {
+  const { result } = record;
+  return result.divergences.flatMap((divergence, index) => (divergence.action ? [{ ...divergence, images: record.images.divergences.get(index) }] : [])).map((divergence) => ({
+    ...divergence.images,
+    runId: result.runId,
+    idx: divergence.step,
+    nodeId: divergence.nodeId ?? null,
+    kind: 'cached' as const,
+    action: divergence.action,
+    intent: divergence.intent ?? null,
+    outcome: 'diverged' as const,
+    reason: divergence.reason,
+    durationMs: 0,
+    checkMs: 0,
+  }));
 }
 
 /** Closes the run record as failed when the full commit could not be written. */
@@ -174,10 +193,11 @@ function eventsOf(result: RunResult): RunEvents | null {
 }
 
 /** The run's path as path learning reads it: each step's node, whether it is new, and what the agent saw. */
-function pathOf(record: RunRecord): PathRun {
+function pathOf(record: RunRecord, nodeOf: (node: TrajectoryNode) => TrajectoryNode): PathRun {
   const steps = record.stepNodes.flatMap((id, index) => {
-    const node = record.view.node(id);
-    if (!node) return [];
+    const stored = record.view.node(id);
+    if (!stored) return [];
+    const node = nodeOf(stored);
     const shown = record.seen.shown.get(index);
     return [{ node, isNew: record.view.isNew(id), byAgent: record.result.steps[index]?.kind === 'agent', ...(shown ? { shownBefore: shown.before, shownAfter: shown.after } : {}) }];
   });

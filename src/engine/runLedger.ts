@@ -11,6 +11,7 @@ import type { StepPictures } from './runImages.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { PathSightings } from './runCommit.js';
 import type { DialogEvent } from './dialogGuard.js';
+import type { CheckTimings } from './checkTimes.js';
 
 /**
  * What one run has done so far and will leave behind: its steps (as performed and as stored),
@@ -68,7 +69,7 @@ export class RunLedger {
     this.screenBeforeCall = screenshot;
   }
 
-  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; nodeId: string; crop?: Buffer | undefined }): void {
+  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; checks?: CheckTimings; nodeId: string; crop?: Buffer | undefined }): void {
     const pictures: StepPictures = {};
     if (step.crop) pictures.thumb = step.crop;
     if (step.kind === 'agent' && this.screenBeforeCall) pictures.page = this.screenBeforeCall;
@@ -77,6 +78,7 @@ export class RunLedger {
     this.storedActions.push(step.stored);
     const result: StepResult = { index: this.steps.length, kind: step.kind, action: step.action, durationMs: Date.now() - step.startedAt, checkMs: step.checkMs };
     if (step.intent) result.intent = step.intent;
+    if (step.checks) result.checks = step.checks;
     this.steps.push(result);
     this.stepNodes.push(step.nodeId);
   }
@@ -107,7 +109,7 @@ export class RunLedger {
   }
 
   /** replayed: no agent call at all; mixed: the agent and the cache; agent: the agent alone. */
-  finalStatus(): RunStatus {
+  finalStatus(): Extract<RunStatus, 'replayed' | 'mixed' | 'agent'> {
     if (this.agentCalls === 0) return 'replayed';
     return this.steps.length > this.count('agent') ? 'mixed' : 'agent';
   }

@@ -2,6 +2,7 @@ import type { Action } from '../actions/action.js';
 import type { AgentUsage, StepKind } from '../agent/agent.js';
 import type { RoteErrorCode } from '../errors/roteError.js';
 import type { DialogEvent } from './dialogGuard.js';
+import type { CheckTimings } from './checkTimes.js';
 
 /**
  * replayed: every step from the cache. mixed: cache and agent. agent: the agent did it all.
@@ -22,6 +23,13 @@ export type StepResult = {
   durationMs: number;
   /** Time spent in the pre-checks (cached and relocated steps). */
   checkMs: number;
+  /**
+   * For a cached or relocated step: milliseconds in each check before it, in the order they ran
+   * (documents, window, values, url, valuesAhead, watchedValues, tool, target, visual, select,
+   * wait), summed over every candidate and every poll. `checkMs` also holds what lies between
+   * them (choosing among candidates, pauses between polls).
+   */
+  checks?: CheckTimings;
 };
 
 /** Where a cached step could not be shown safe, with the evidence that says why. */

@@ -11,7 +11,8 @@ import type { Tool } from '../tools/toolRegistry.js';
 import type { AgentStep, AgentStepInput } from './agentStep.js';
 import { captureEvidence } from './evidence.js';
 import { literalGuards } from './paramBindings.js';
-import { newNode, templatedAction } from './recordStep.js';
+import { templatedAction } from './recordStep.js';
+import { newNode, type StatePatch } from '../trajectory/nodeBuilder.js';
 import { captureForRecording } from './toolChecks.js';
 
 type ToolAction = Extract<Action, { type: 'tool' }>;
@@ -53,14 +54,14 @@ export async function recordToolStep(
   const result = await callTool(page, tool, action.args, params);
   await settle(page, before, input.deadline);
   if (tool.postCheck) captured.post = await captureForRecording(tool.postCheck, tool, 'post', call);
-  evidence.state.tool = captured;
-  if (stored.ambiguous.length > 0) evidence.state.ambiguous = stored.ambiguous;
+  const learned: StatePatch = { tool: captured };
+  if (stored.ambiguous.length > 0) learned.ambiguous = stored.ambiguous;
   // An argument rendering a value in a form that could not be told for sure stays literal; a replay
   // with another value for it must hand over rather than pass the old text (see preCheck).
   const literalOf = literalGuards(stored.literal, params, input.valueSalt);
-  if (literalOf) evidence.state.literalOf = literalOf;
+  if (literalOf) learned.literalOf = literalOf;
   const intent = input.intent === undefined ? undefined : templatize(input.intent, params).template;
-  const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: stored.action, intent, evidence, cropHash: null });
+  const node = newNode({ taskId: input.taskId, parentId: input.parentId, action: stored.action, intent, evidence, cropHash: null, learned });
   return { node, crop: null, result };
 }
 

@@ -4,6 +4,7 @@ import { messageOf } from '../errors/messageOf.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { renderTemplate, templatize } from '../params/template.js';
 import type { NodeState, TrajectoryNode, WaitRegion } from '../trajectory/trajectoryNode.js';
+import { patchNode } from '../trajectory/nodeBuilder.js';
 
 export type WaitFor = NonNullable<NodeState['waitFor']>;
 
@@ -48,7 +49,7 @@ export class WaitWindow {
   /** Stores a condition on `step` (the step about to act), or with no step (the run ended), on the last wait. */
   attach(waitFor: WaitFor | undefined, step: TrajectoryNode | undefined): void {
     const holder = step ?? this.lastWait;
-    if (waitFor && holder) holder.state.waitFor = waitFor;
+    if (waitFor && holder) patchNode(holder, { state: { waitFor } });
   }
 
   /** The agent said done: a run that ended waiting keeps what it waited for on that last wait. */

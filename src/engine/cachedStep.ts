@@ -1,0 +1,67 @@
+import { actionPoint, describeAction, withPoint } from '../actions/action.js';
+import { performAction } from '../actions/perform.js';
+import { beforeAction, settle } from '../checks/settle.js';
+import { focusKept, markFocus } from './focusKept.js';
+import type { CheckPass } from './preCheck.js';
+import type { NextStep } from './nextCachedStep.js';
+import type { RunState, StepProblem } from './runState.js';
+import { checkToolCall } from './toolChecks.js';
+import { callTool } from './toolStep.js';
+
+/**
+ * Does a cached step whose checks passed, and says what the next turn must know of it: whether
+ * it may not have done its work (StepProblem). The step is in the run's result either way.
+ */
+export async function doCachedStep(run: RunState, found: Extract<NextStep, { kind: 'pass' }>): Promise<StepProblem | undefined> {
+  const { context, params } = run;
+  const { pass: checked, startedAt, checkMs, checks } = found;
+  const stepNumber = run.nextStepNumber;
+  run.guardSteps();
+  // Loads before a step recorded after one are its own to expect.
+  if (checked.node.state.navigatedBefore !== false) run.documents.account();
+  run.detourAfterDialog = false;
+  const before = beforeAction(run.page);
+  const acting = Date.now();
+  run.dialogs.beginStep(checked.node.state.dialogs ?? []);
+  const acts = checked.action.type === 'tool' || (!checked.alreadyDone && checked.action.type !== 'wait');
+  let problem = await act(run, checked, stepNumber);
+  await settle(run.page, before, context);
+  run.input.origins.checkPage(run.page, stepNumber);
+  if (checked.action.type !== 'wait') run.waits.acted();
+  // After the page settled: a failure is not this step's error, the next step diverges with it.
+  if (checked.action.type === 'tool') {
+    const problemAfter = await checkToolCall(run.toolNamed(checked.action.name), checked.node, 'post', { page: run.page, params, args: checked.action.args });
+    if (problemAfter !== undefined) problem = { reason: problemAfter, kind: 'tool' };
+  }
+  // A dialog the recording did not have, open while this step acted, may have swallowed its input.
+  const dialog = acts ? run.dialogs.unexpectedSince(acting) : undefined;
+  if (dialog && problem === undefined) problem = { reason: `an unexpected ${dialog} was open while step ${stepNumber} acted (it was dismissed): whether that step took effect cannot be shown`, kind: 'dialog' };
+  const intent = run.intentOf(checked.node);
+  // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.
+  const point = actionPoint(checked.action);
+  const stored = point ? withPoint(checked.node.action, point) : checked.node.action;
+  context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${intent ? ` - ${intent}` : ''}`);
+  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, nodeId: checked.node.id, crop: checked.crop });
+  run.ledger.noteUse(checked.node.id, true);
+  run.stepDone(checked.node);
+  return problem;
+}
+
+/** The step's own work: a tool's call, or the action (a recorded wait is never replayed as time: its checks waited for what the page had to show). */
+async function act(run: RunState, checked: CheckPass, stepNumber: number): Promise<StepProblem | undefined> {
+  const { context, params, page } = run;
+  if (checked.action.type === 'tool') {
+    // A tool step is a call of the user's function (its pre-check passed with the other checks).
+    const tool = run.toolNamed(checked.action.name);
+    run.noteToolResult(await context.bounded(callTool(page, tool, checked.action.args, params), `calling tool "${tool.name}"`));
+    return undefined;
+  }
+  if (checked.alreadyDone || checked.action.type === 'wait') return undefined;
+  await run.input.origins.checkSecretTyping(page, checked.node.action, params, stepNumber);
+  run.waits.acting();
+  const focus = checked.action.type === 'type' ? await markFocus(page) : undefined;
+  await performAction(page, checked.action, checked.typeMode, context);
+  // Found by the fault suite: a field replaced while its keys went left it empty under a run that said replayed.
+  if (focus && !(await focusKept(focus))) return { reason: `the field lost the focus while step ${stepNumber} typed (the page replaced or left it): whether the text arrived cannot be shown`, kind: 'focus' };
+  return undefined;
+}

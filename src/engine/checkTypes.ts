@@ -1,0 +1,69 @@
+import type { Page } from 'playwright';
+import type { Action } from '../actions/action.js';
+import type { TypeMode } from '../actions/perform.js';
+import type { Target } from '../checks/fingerprint.js';
+import type { BoundParams } from '../params/boundParams.js';
+import type { Deadline } from '../progress/deadline.js';
+import type { ToolRegistry } from '../tools/toolRegistry.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import type { CheckTimes } from './checkTimes.js';
+
+export type CheckPass = {
+  ok: true;
+  node: TrajectoryNode;
+  kind: 'cached' | 'relocated';
+  /** The action with parameters bound, at the target's live position. */
+  action: Action;
+  typeMode: TypeMode;
+  /** The control already holds the recorded end state (a checkbox already checked): nothing to do. */
+  alreadyDone: boolean;
+  /** The live element the action lands on, where the step has a target. */
+  target: Target | null;
+  /** The live crop the visual check passed on (secrets painted over): the report's picture of the step. */
+  crop?: Buffer;
+};
+
+export type CheckFail = {
+  ok: false;
+  node: TrajectoryNode;
+  reason: string;
+  /** The failure comes from this run's values, not the page: polling longer cannot pass it. */
+  permanent?: boolean;
+  /** Everything else passed: the page does not show yet what the recording waited for. */
+  awaiting?: boolean;
+  /** A value the recording waited for was passed by a process that only moves on (permanent, too). */
+  gonePast?: boolean;
+  /** The page shows what the recording waited for (or went past it), yet the target's checks fail. */
+  atRecordedMoment?: boolean;
+  /** The page could not be captured (often the deadline cut the screenshot): it says nothing of the page. */
+  uncaptured?: boolean;
+  expected?: Buffer;
+  actual?: Buffer;
+  diff?: Buffer;
+};
+
+export type CheckResult = CheckPass | CheckFail;
+
+export type CheckEnvironment = {
+  page: Page;
+  params: BoundParams;
+  blob(hash: string): Promise<Buffer | undefined>;
+  /** Parameters the steps done so far in this run have put on the page. */
+  usedSoFar: ReadonlySet<string>;
+  /** This run's values, hashed as the recording hashed its unused ones. */
+  valueHashes: Readonly<Record<string, string>>;
+  /** The Rote's custom tools: a tool step's own pre-check runs here. */
+  tools?: ToolRegistry;
+  /** The run's deadline: every capture and wait of a check ends by it, whatever the check's own patience. */
+  deadline: Deadline;
+  /**
+   * New documents the page loaded (or is loading) that no recorded step accounts for: since the
+   * last step that loaded one when recorded, or the agent last looked at the page.
+   */
+  unexplainedLoads?: () => number;
+  /** The window the run acts in now (see RunWindows): 0, the run's own page, unless a page opened one. */
+  window?: number;
+  /** Where the checks of the step being looked for add their time (see CheckTimes). */
+  times?: CheckTimes;
+};
+

@@ -1,0 +1,72 @@
+import type { Box } from '../checks/geometry.js';
+import { paramRegions } from '../checks/paramRegions.js';
+import { paintBoxes, secretRegions } from '../checks/secretMask.js';
+import { compareCrops, insideViewport, matchCropStable } from '../checks/visual.js';
+import { firstLineOf } from '../errors/messageOf.js';
+import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import type { CheckEnvironment } from './checkTypes.js';
+
+// The visual check of a cached step: the crop around its target, as recorded and as it is now (see preCheck.ts).
+
+/** The crop minus the target's own box: what stood around it. */
+function surroundings(rect: Box, box: Box): Box[] {
+  const inner = { x: Math.round(-rect.x), y: Math.round(-rect.y), width: Math.round(box.width), height: Math.round(box.height) };
+  const right = inner.x + inner.width;
+  const bottom = inner.y + inner.height;
+  return [
+    { x: 0, y: 0, width: rect.width, height: Math.max(0, inner.y) },
+    { x: 0, y: bottom, width: rect.width, height: Math.max(0, rect.height - bottom) },
+    { x: 0, y: inner.y, width: Math.max(0, inner.x), height: inner.height },
+    { x: right, y: inner.y, width: Math.max(0, rect.width - right), height: inner.height },
+  ].filter((mask) => mask.width > 0 && mask.height > 0);
+}
+
+export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, until: number) {
+  let recorded = recordedCrop;
+  const rect = node.cropRect!;
+  // The target itself is compared, not what stands beside it: which element it is, the identity
+  // and the hit test at the point say; neighbours move for no reason (a field above that jitters,
+  // another row picked by this run's value, a target that moved).
+  let masks = [...node.masks, ...surroundings(rect, liveBox)];
+  const viewport = env.page.viewportSize() ?? { width: 1280, height: 720 };
+  let clip = { x: Math.round(liveBox.x + rect.x), y: Math.round(liveBox.y + rect.y), width: rect.width, height: rect.height };
+  if (clip.x < 0 || clip.y < 0 || clip.x + clip.width > viewport.width || clip.y + clip.height > viewport.height) {
+    // A target at the viewport's edge that moved a little: the part of it inside is compared (which element it is, the identity said).
+    const inside = await insideViewport(clip, liveBox, recorded, masks, viewport);
+    if (!inside) return { reason: 'the target is mostly outside the viewport', expected: undefined, actual: undefined, diff: undefined };
+    ({ clip, recorded, masks } = inside);
+  }
+  let matched: Awaited<ReturnType<typeof matchCropStable>>;
+  try {
+    matched = await matchCropStable(env.page, clip, recorded, masks, until, env.deadline);
+  } catch (error) {
+    // A capture that fails (the page is navigating) is a check that did not pass yet, not a crash.
+    return { reason: `the page could not be captured (${firstLineOf(error)})`, uncaptured: true, expected: undefined, actual: undefined, diff: undefined };
+  }
+  const { mismatch, actual } = matched;
+  if (!mismatch) return { crop: await withoutSecrets(env, actual, clip) };
+  const expected = recorded;
+  // New values may render where the recording had none: mask where this run's values show, too.
+  if (env.params.size > 0) {
+    const extra = await paramRegions(env.page, env.params.shownForms(), clip);
+    if (extra.length > 0 && !(await compareCrops(recorded, actual, [...masks, ...extra]))) return { crop: await withoutSecrets(env, actual, clip) };
+  }
+  // The live crop goes into the divergence, so it is shown to the caller: paint over secrets as a recorded crop is.
+  // So is the diff, drawn from the unpainted crop: a secret that moved into the box shows in its red.
+  const hidden = await secretRegions(env.page, env.params, clip);
+  if (hidden.length === 0) return { ...mismatch, expected };
+  return { ...mismatch, expected, actual: await paintBoxes(mismatch.actual, hidden), ...(mismatch.diff ? { diff: await paintBoxes(mismatch.diff, hidden) } : {}) };
+}
+
+/**
+ * A passing live crop, kept for the report: where the run has secrets, whatever shows one is
+ * painted over. Without secrets nothing is looked up (a password field shows only dots), so a
+ * plain replay pays nothing for it.
+ */
+async function withoutSecrets(env: CheckEnvironment, crop: Buffer, clip: Box): Promise<Buffer | undefined> {
+  if (env.params.secretValues().length === 0) return crop;
+  // A page that cannot be searched for its secrets right now gives no picture, never an unpainted one.
+  const hidden = await secretRegions(env.page, env.params, clip, { strict: true }).catch(() => undefined);
+  return hidden ? paintBoxes(crop, hidden) : undefined;
+}
+
