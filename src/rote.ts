@@ -1,16 +1,11 @@
 import type { Page } from 'playwright';
-import { RunContext } from './engine/runContext.js';
 import { runTask } from './engine/runTask.js';
+import { planRun } from './engine/runPlan.js';
 import { validateRunOptions, type RunOptions } from './engine/runOptions.js';
-import { OriginGuard } from './engine/originGuard.js';
-import { httpOrigin } from './checks/urlCheck.js';
 import type { RunResult } from './engine/runResult.js';
 import { RoteError } from './errors/roteError.js';
-import { bindParams } from './params/params.js';
-import { mergeSchemas, normalizeSchema, schemaFromStored } from './params/paramSchema.js';
 import { scrubError } from './params/scrubError.js';
-import { redactSecrets, secretsPassed } from './params/secret.js';
-import { taskIdentity } from './params/taskKey.js';
+import { secretsPassed } from './params/secret.js';
 import { openStore, type Store } from './store/store.js';
 import { ToolRegistry, type ToolFunction, type ToolOptions } from './tools/toolRegistry.js';
 
@@ -77,40 +72,7 @@ export class Rote {
     if (this.closed) throw new RoteError('invalid-argument', `${where}: this Rote is closed`);
     if (!isPage(page)) throw new RoteError('invalid-argument', `${where}: expected a Playwright Page as the first argument, got ${describe(page)}`);
     if (page.isClosed()) throw new RoteError('page-closed', `${where}: the page is closed; open a new page before running`);
-    const declared = normalizeSchema(valid.schema, where);
-    let params = bindParams(valid.params, where, declared);
-    params.secretValues().forEach((value) => secrets.add(value));
-    let identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
-    const stored = await this.store.getTask(identity.key);
-    if (stored) {
-      // What the trajectory learned (types, parameters its templates use) checks this run's values
-      // too, all problems at once, before any action.
-      const schema = mergeSchemas(schemaFromStored(stored.paramSchema), declared);
-      const required = new Map(stored.paramNames.map((name) => [name, `the recorded trajectory types or chooses {{${name}}}`]));
-      params = bindParams(valid.params, where, schema, required);
-      params.secretValues().forEach((value) => secrets.add(value));
-      identity = taskIdentity(valid.task, params, valid.tags, page.url(), where);
-    }
-    const start = httpOrigin(page.url());
-    if (valid.allowedOrigins && (start === undefined || !valid.allowedOrigins.includes(start))) {
-      throw new RoteError('invalid-argument', `${where}: the page is on ${start ?? page.url()}, which options.allowedOrigins does not list (${valid.allowedOrigins.join(', ')})`);
-    }
-    const context = new RunContext(where, valid.timeout, valid.signal, valid.stop, (line) => redactSecrets(line, params));
-    return runTask({
-      page,
-      store: this.store,
-      identity,
-      task: valid.task,
-      params,
-      declaredSchema: declared,
-      agent: valid.agent,
-      tools: this.tools,
-      mode: valid.mode,
-      limits: { checkTimeoutMs: valid.checkTimeout, maxAgentCalls: valid.maxAgentCalls, maxSteps: valid.maxSteps },
-      context,
-      origins: new OriginGuard(page.url(), valid.allowedOrigins, where),
-      ...(jobId !== undefined ? { jobId } : {}),
-    });
+    return runTask(await planRun({ page, store: this.store, tools: this.tools, options: valid, where, jobId, secrets }));
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import type { Action } from './action.js';
 import { RoteError } from '../errors/roteError.js';
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import { chooseOption, describeNoChoice, type SelectOption } from './chooseOption.js';
 import { playwrightChord } from './keys.js';
 import { remainingMs, type Deadline } from '../progress/deadline.js';
@@ -126,12 +127,12 @@ const CHOOSE_FOCUSED_OPTION = `(function (index, value) {
   return null;
 })`;
 
-/** The focused <select>'s options and the one `text` names (see chooseOption); a string says why there is none. */
-async function focusedChoice(page: Page, text: string): Promise<{ index: number; value: string } | string> {
+/** The focused <select>'s options and the one `text` names (see chooseOption), or why there is none. */
+async function focusedChoice(page: Page, text: string): Promise<Outcome<{ index: number; value: string }>> {
   const options = (await page.evaluate(FOCUSED_OPTIONS)) as SelectOption[] | null;
-  if (!options) return 'the focused element is no longer a <select>';
+  if (!options) return refuse('the focused element is no longer a <select>');
   const choice = chooseOption(text, options);
-  return choice.kind === 'one' ? { index: choice.index, value: options[choice.index]!.value } : describeNoChoice(text, choice, options);
+  return choice.kind === 'one' ? accept({ index: choice.index, value: options[choice.index]!.value }) : refuse(describeNoChoice(text, choice, options));
 }
 
 /**
@@ -140,14 +141,15 @@ async function focusedChoice(page: Page, text: string): Promise<{ index: number;
  * instead of failing halfway.
  */
 export async function focusedSelectProblem(page: Page, text: string): Promise<string | undefined> {
-  const found = await focusedChoice(page, text).catch(() => 'the page could not be read');
-  return typeof found === 'string' ? found : undefined;
+  const found = await focusedChoice(page, text).catch(() => refuse('the page could not be read'));
+  return found.ok ? undefined : found.reason;
 }
 
 /** Chooses the one option of the focused <select> that the text names (see chooseOption). */
 async function selectFocusedOption(page: Page, text: string): Promise<void> {
   const found = await focusedChoice(page, text);
-  if (typeof found === 'string') throw new Error(found);
-  const problem = (await page.evaluate(`${CHOOSE_FOCUSED_OPTION}(${found.index}, ${JSON.stringify(found.value)})`)) as string | null;
+  if (!found.ok) throw new Error(found.reason);
+  const { index, value } = found.value;
+  const problem = (await page.evaluate(`${CHOOSE_FOCUSED_OPTION}(${index}, ${JSON.stringify(value)})`)) as string | null;
   if (problem) throw new Error(problem);
 }

@@ -1,7 +1,7 @@
 import pixelmatch from 'pixelmatch';
 import type { Page } from 'playwright';
 import sharp from 'sharp';
-import { pause, remainingMs, type Deadline } from '../progress/deadline.js';
+import { isOver, pause, remainingMs, type Deadline } from '../progress/deadline.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
 /** Margin kept around a target, so a crop shows its edges and what sits right against it. */
@@ -132,21 +132,21 @@ export async function diffImage(recorded: Buffer, actual: Buffer, masks: readonl
 /**
  * Playwright's stable-screenshot idea, one shot in the usual case: take the crop and compare;
  * on a mismatch keep taking it until two consecutive shots are equal (the page has settled)
- * or `until` (epoch ms) passes, and compare the last one. Each capture is bounded by `deadline`
- * (the run's): a check that may not wait still gets its one capture.
+ * or `patience` is over, and compare the last one. Each capture is bounded by `deadline` (the
+ * run's): a check that may not wait still gets its one capture.
  */
 export async function matchCropStable(
   page: Page,
   clip: Box,
   recorded: Buffer,
   masks: readonly Box[],
-  until: number,
+  patience: Deadline,
   deadline: Deadline,
 ): Promise<{ mismatch: VisualMismatch | null; actual: Buffer; shots: number }> {
   let actual = await screenshotCrop(page, clip, deadline);
   let shots = 1;
   let mismatch = await compareCrops(recorded, actual, masks);
-  while (mismatch && Date.now() < Math.min(until, deadline.at) && !deadline.signal?.aborted) {
+  while (mismatch && !isOver(patience) && !isOver(deadline)) {
     const next = await screenshotCrop(page, clip, deadline);
     shots++;
     const settled = next.equals(actual);

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright';
 import { CHANGE_LOG_JS } from './pageChanges.js';
+import { remainingMs, type Deadline } from '../progress/deadline.js';
 
 /** A region of the page as a wait saw it: where it is and what it showed. */
 export type PageRegion = {
@@ -172,7 +173,8 @@ const REGIONS_SHOW = `(function (wanted, sliceMs) {
 export type RegionDiffers = { index: number; now: string; /** A moving value went past the wanted one: it will not come. */ passed?: boolean };
 
 /** null when every region shows its state now or within `sliceMs`; else which one differs and what it shows. */
-export async function regionsShow(page: Page, wanted: readonly PageRegion[], sliceMs: number): Promise<RegionDiffers | null> {
+export async function regionsShow(page: Page, wanted: readonly PageRegion[], slice: Deadline): Promise<RegionDiffers | null> {
+  const sliceMs = remainingMs(slice);
   try {
     return (await page.evaluate(`${REGIONS_SHOW}(${JSON.stringify(wanted)}, ${Math.max(0, Math.round(sliceMs))})`)) as RegionDiffers | null;
   } catch {

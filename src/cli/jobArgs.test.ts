@@ -28,9 +28,9 @@ describe('specFrom: the job options of rote run and rote schedule add', () => {
 
 describe('parseOnFailure', () => {
   it('takes an http(s) URL that parses, or else a command', () => {
-    expect(parseOnFailure('https://hooks.example/rote')).toEqual({ url: 'https://hooks.example/rote' });
-    expect(parseOnFailure('mail -s failed ops@example')).toEqual({ command: 'mail -s failed ops@example' });
-    expect(parseOnFailure('https://')).toMatchObject({ problem: expect.stringContaining('--on-failure "https://" is not a valid http(s) URL') });
-    expect(parseOnFailure('http://exa mple.com')).toMatchObject({ problem: expect.stringContaining('is not a valid http(s) URL') });
+    expect(parseOnFailure('https://hooks.example/rote')).toEqual({ ok: true, value: { url: 'https://hooks.example/rote' } });
+    expect(parseOnFailure('mail -s failed ops@example')).toEqual({ ok: true, value: { command: 'mail -s failed ops@example' } });
+    expect(parseOnFailure('https://')).toMatchObject({ ok: false, reason: expect.stringContaining('--on-failure "https://" is not a valid http(s) URL') });
+    expect(parseOnFailure('http://exa mple.com')).toMatchObject({ ok: false, reason: expect.stringContaining('is not a valid http(s) URL') });
   });
 });

@@ -7,9 +7,10 @@ export function parseNameValues(texts: readonly string[], option: string, where:
   const values: Record<string, string> = {};
   for (const text of texts) {
     const parsed = parseParam(text);
-    if ('problem' in parsed) throw new RoteError('invalid-argument', `${where}: ${parsed.problem}`);
-    if (parsed.name in values) throw new RoteError('invalid-argument', `${where}: ${option} ${parsed.name} is given twice`);
-    values[parsed.name] = parsed.value;
+    if (!parsed.ok) throw new RoteError('invalid-argument', `${where}: ${parsed.reason}`);
+    const { name, value } = parsed.value;
+    if (name in values) throw new RoteError('invalid-argument', `${where}: ${option} ${name} is given twice`);
+    values[name] = value;
   }
   return values;
 }

@@ -3,15 +3,15 @@ import { displayProblem, parseParam, validateRecordArgs } from './recordArgs.js'
 
 describe('parseParam', () => {
   it('splits at the first =, so a value may hold = and be empty', () => {
-    expect(parseParam('firstName=Ada')).toEqual({ name: 'firstName', value: 'Ada' });
-    expect(parseParam('query=a=b')).toEqual({ name: 'query', value: 'a=b' });
-    expect(parseParam('notes=')).toEqual({ name: 'notes', value: '' });
+    expect(parseParam('firstName=Ada')).toEqual({ ok: true, value: { name: 'firstName', value: 'Ada' } });
+    expect(parseParam('query=a=b')).toEqual({ ok: true, value: { name: 'query', value: 'a=b' } });
+    expect(parseParam('notes=')).toEqual({ ok: true, value: { name: 'notes', value: '' } });
   });
 
   it('says what is wrong', () => {
-    expect(parseParam('firstName')).toEqual({ problem: '--param "firstName": expected name=value, such as --param firstName=Ada' });
-    expect(parseParam('=Ada')).toEqual({ problem: '--param "=Ada": the name "" must be letters, digits and _, not starting with a digit' });
-    expect(parseParam('2nd=x')).toMatchObject({ problem: expect.stringContaining('the name "2nd"') });
+    expect(parseParam('firstName')).toEqual({ ok: false, reason: '--param "firstName": expected name=value, such as --param firstName=Ada' });
+    expect(parseParam('=Ada')).toEqual({ ok: false, reason: '--param "=Ada": the name "" must be letters, digits and _, not starting with a digit' });
+    expect(parseParam('2nd=x')).toMatchObject({ ok: false, reason: expect.stringContaining('the name "2nd"') });
   });
 });
 

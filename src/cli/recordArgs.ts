@@ -1,3 +1,4 @@
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import { PARAM_NAME } from '../params/paramName.js';
 
 /** The arguments of `rote record`, checked before a browser opens; every problem is listed at once. */
@@ -23,13 +24,13 @@ export type RecordArgsInput = {
 };
 
 
-/** `name=value` -> [name, value], the value may hold `=`; a problem in words otherwise. */
-export function parseParam(text: string): { name: string; value: string } | { problem: string } {
+/** `name=value` -> [name, value], the value may hold `=`; refused, with why, otherwise. */
+export function parseParam(text: string): Outcome<{ name: string; value: string }> {
   const at = text.indexOf('=');
-  if (at < 0) return { problem: `--param ${JSON.stringify(text)}: expected name=value, such as --param firstName=Ada` };
+  if (at < 0) return refuse(`--param ${JSON.stringify(text)}: expected name=value, such as --param firstName=Ada`);
   const name = text.slice(0, at).trim();
-  if (!PARAM_NAME.test(name)) return { problem: `--param ${JSON.stringify(text)}: the name ${JSON.stringify(name)} must be letters, digits and _, not starting with a digit` };
-  return { name, value: text.slice(at + 1) };
+  if (!PARAM_NAME.test(name)) return refuse(`--param ${JSON.stringify(text)}: the name ${JSON.stringify(name)} must be letters, digits and _, not starting with a digit`);
+  return accept({ name, value: text.slice(at + 1) });
 }
 
 function urlProblem(url: string | undefined): string | undefined {
@@ -54,9 +55,9 @@ export function validateRecordArgs(input: RecordArgsInput): { args: RecordArgs }
   const params: [string, string][] = [];
   for (const text of input.param ?? []) {
     const parsed = parseParam(text);
-    if ('problem' in parsed) problems.push(parsed.problem);
-    else if (params.some(([name]) => name === parsed.name)) problems.push(`--param ${parsed.name} is given twice`);
-    else params.push([parsed.name, parsed.value]);
+    if (!parsed.ok) problems.push(parsed.reason);
+    else if (params.some(([name]) => name === parsed.value.name)) problems.push(`--param ${parsed.value.name} is given twice`);
+    else params.push([parsed.value.name, parsed.value.value]);
   }
   const names = new Set(params.map(([name]) => name));
   const secrets: string[] = [];

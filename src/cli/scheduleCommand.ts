@@ -42,8 +42,9 @@ export async function scheduleAdd(name: string, task: string, options: ScheduleA
     }
     const spec = absolutePaths(specFrom(task, options, where));
     if (spec.report !== undefined) checkReportFolder(spec.report, where);
-    const onFailure = options.onFailure === undefined ? null : parseOnFailure(options.onFailure);
-    if (onFailure && 'problem' in onFailure) throw new RoteError('invalid-argument', `${where}: ${onFailure.problem}`);
+    const givenOnFailure = options.onFailure === undefined ? null : parseOnFailure(options.onFailure);
+    if (givenOnFailure && !givenOnFailure.ok) throw new RoteError('invalid-argument', `${where}: ${givenOnFailure.reason}`);
+    const onFailure = givenOnFailure?.value ?? null;
     const rote = await Rote.open({ store: options.store });
     try {
       if (await rote.store.schedules.byName(name)) throw new RoteError('invalid-argument', `${where}: a schedule of that name exists (rote schedule show ${name}); remove it first or pick another name`);
@@ -96,7 +97,7 @@ export function scheduleShow(name: string, options: { store: string; json?: bool
       io.out(`Schedule "${row.name}": ${row.cron} (${row.timezone}), ${row.enabled ? `next ${describeNext(row.cron, row.timezone)}` : 'paused'}\n`);
       io.out(`Job: ${JSON.stringify(row.job)}\n`);
       if (row.onFailure) io.out(`On failure: ${JSON.stringify(row.onFailure)}\n`);
-      if ('problem' in read) io.out(`Not runnable: ${read.problem}\n`);
+      if (!read.ok) io.out(`Not runnable: ${read.reason}\n`);
       io.out(slots.length === 0 ? 'No slot yet.\n' : `${formatTable(['slot', 'status', 'rows', 'agent calls', 'reason'], slots.map((slot) => [new Date(slot.slotAt).toISOString(), slot.status, rowsOf(slot.summary), agentCallsOf(slot.summary), slot.reason ?? '']))}\n`);
       return 0;
     } finally {
@@ -141,11 +142,11 @@ export function scheduleRunNow(name: string, options: { store: string; json?: bo
     try {
       const row = existing(await rote.store.schedules.byName(name), name, 'run-now');
       const read = readSchedule(row);
-      if ('problem' in read) throw new RoteError('invalid-argument', `rote schedule run-now: ${read.problem}`);
+      if (!read.ok) throw new RoteError('invalid-argument', `rote schedule run-now: ${read.reason}`);
       // One slot of a schedule at a time, whoever runs it: the daemon's slot under way is not doubled.
       if (await rote.store.schedules.isRunning(row.id)) throw new RoteError('invalid-argument', `rote schedule run-now: a slot of "${name}" is running now (rote schedule show ${name}); run it again when that one has ended`);
       const log = (line: string) => (options.json ? undefined : io.out(`${line}\n`));
-      const ended = await runSlotHere({ rote, env: io.env, agents: agentByName, browsers, log }, options.store, read.schedule, row);
+      const ended = await runSlotHere({ rote, env: io.env, agents: agentByName, browsers, log }, options.store, read.value, row);
       if (!ended) throw new RoteError('internal', `rote schedule run-now: the slot was taken by another process`);
       if (options.json) io.out(`${JSON.stringify(ended)}\n`);
       return ended.status === 'succeeded' ? 0 : 1;
@@ -193,8 +194,8 @@ function describeNext(cron: string, timezone: string): string {
 /** The task a stored schedule runs, as shown: read through the schedule's own schema, '?' when it does not read. */
 function taskOf(row: ScheduleRow): string {
   const read = readSchedule(row);
-  if ('problem' in read) return '? (not valid)';
-  const task = read.schedule.job.task;
+  if (!read.ok) return '? (not valid)';
+  const task = read.value.job.task;
   return task.length > 40 ? `${task.slice(0, 39)}…` : task;
 }
 

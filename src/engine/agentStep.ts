@@ -5,7 +5,7 @@ import { performAction } from '../actions/perform.js';
 import { beforeAction, settle } from '../checks/settle.js';
 import { targetAt } from '../checks/target.js';
 import type { BoundParams } from '../params/boundParams.js';
-import type { Deadline } from '../progress/deadline.js';
+import { withinDeadline, type Deadline } from '../progress/deadline.js';
 import { bindDatePart, datePartOfName } from '../params/dateParts.js';
 import { dateTimeTemplate } from '../params/dateTimeValue.js';
 import { hideSecrets, isTemplate, templateNames, templatize, type FieldKind } from '../params/template.js';
@@ -100,11 +100,11 @@ export async function performAgentStep(
   if (action.type === 'type' && binding.action.type === 'type') {
     if (typeMode === 'select') binding = await selectBinding(page, action.text, binding, evidence, input);
     if (typeMode === 'value') {
-      const held = (await page.evaluate(FOCUSED_VALUE).catch(() => '')) as string;
+      const held = (await withinDeadline(input.deadline, page.evaluate(FOCUSED_VALUE), 'reading the value the field holds').catch(() => '')) as string;
       if (held === '') typeMode = learned.typeMode = 'keys';
       else binding = valueBinding(held, binding, evidence, params);
     }
-    if ((typeMode === 'keys' || typeMode === 'replace') && !isTemplate(textOf(binding.action))) binding = await datePartBinding(page, action.text, binding, evidence, params);
+    if ((typeMode === 'keys' || typeMode === 'replace') && !isTemplate(textOf(binding.action))) binding = await datePartBinding(page, action.text, binding, evidence, params, input.deadline);
   }
   if (action.type === 'click') binding = clickBinding(binding, evidence, learned, params);
   Object.assign(learned, guardsOf(binding, input));
@@ -144,7 +144,7 @@ function guardsOf(binding: Binding, input: AgentStepInput): StatePatch {
  */
 async function selectBinding(page: Page, chosen: string, binding: Binding, evidence: RecordedEvidence, input: AgentStepInput): Promise<Binding> {
   const { params } = input;
-  const { names, formats, pieces } = await selectParam(page, params, evidence.target, chosen);
+  const { names, formats, pieces } = await selectParam(page, params, evidence.target, chosen, input.deadline);
   const ambiguous = names.length > 1 ? [names] : [];
   if (names.length > 0) return { action: { ...binding.action, text: `{{${names[0]}${formats ? `|${formats}` : ''}}}` } as Action, literal: [], pieceOf: [], readings: binding.readings, ambiguous };
   const hidden = hideSecrets(chosen, params).template;
@@ -175,8 +175,8 @@ function valueBinding(held: string, binding: Binding, evidence: RecordedEvidence
 }
 
 /** A box of a date asked in parts, named for its part (Day, MM, Year): the part of the date it holds. */
-async function datePartBinding(page: Page, typed: string, binding: Binding, evidence: RecordedEvidence, params: BoundParams): Promise<Binding> {
-  const name = `${evidence.target?.fingerprint.name ?? ''} ${await focusedControlNames(page)}`;
+async function datePartBinding(page: Page, typed: string, binding: Binding, evidence: RecordedEvidence, params: BoundParams, deadline: Deadline): Promise<Binding> {
+  const name = `${evidence.target?.fingerprint.name ?? ''} ${await focusedControlNames(page, deadline)}`;
   const part = datePartOfName(name);
   const bound = part ? bindDatePart(part, typed, params) : undefined;
   if (!bound || !('names' in bound)) return binding;

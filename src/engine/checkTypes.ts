@@ -1,5 +1,6 @@
 import type { Page } from 'playwright';
 import type { Action } from '../actions/action.js';
+import type { Refusal } from '../errors/refusal.js';
 import type { TypeMode } from '../actions/perform.js';
 import type { Target } from '../checks/fingerprint.js';
 import type { BoundParams } from '../params/boundParams.js';
@@ -23,10 +24,9 @@ export type CheckPass = {
   crop?: Buffer;
 };
 
-export type CheckFail = {
-  ok: false;
+/** A check that did not pass: a Refusal with the step it refused and the evidence that says why. */
+export type CheckFail = Refusal & {
   node: TrajectoryNode;
-  reason: string;
   /** The failure comes from this run's values, not the page: polling longer cannot pass it. */
   permanent?: boolean;
   /** Everything else passed: the page does not show yet what the recording waited for. */

@@ -47,7 +47,7 @@ export async function drive(run: RunState): Promise<RunEnd> {
 async function handOver(run: RunState, next: Extract<NextStep, { kind: 'miss' | 'diverged' }>): Promise<RunEnd | undefined> {
   const { mode, agent } = run.input;
   // A page that died (its browser crashed) is not a page that differs: no agent can act on it.
-  if (await pageDied(run.page)) throw new RoteError('page-closed', `the page closed or its browser went away before step ${run.nextStepNumber}`);
+  if (await pageDied(run.page, run.context)) throw new RoteError('page-closed', `the page closed or its browser went away before step ${run.nextStepNumber}`);
   const divergence = next.kind === 'diverged' ? next.divergence : undefined;
   if (mode === 'replay-only' || !agent) return { kind: 'diverged', divergence: divergence ?? { step: 0, reason: 'no recorded trajectory for this task yet' } };
   if (divergence) run.ledger.divergences.push(divergence);

@@ -1,4 +1,5 @@
 import { compareUrls } from '../checks/urlCheck.js';
+import { narrowed } from '../progress/deadline.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { preCheck, runValuesOf, type CheckEnvironment, type CheckPass } from './preCheck.js';
 import { namesUsedBy } from './paramBindings.js';
@@ -49,7 +50,7 @@ export async function resolveFork(input: {
   const passes: CheckPass[] = [first];
   for (const candidate of input.candidates) {
     if (candidate === first.node || passes.some((pass) => sameWork(pass.node, candidate))) continue;
-    const checked = await preCheck(env, candidate, Date.now());
+    const checked = await preCheck(env, candidate, narrowed(env.deadline, 0));
     // Two steps that, with this run's values, type the same text into the same field (a date kept
     // literal that this value decides, beside the detour learned for it) are one way on.
     if (checked.ok && !passes.some((pass) => sameBoundWork(pass, checked))) passes.push(checked);

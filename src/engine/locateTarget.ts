@@ -1,3 +1,4 @@
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import type { Page } from 'playwright';
 import { actionPoint, withPoint, type Action } from '../actions/action.js';
 import { describeFingerprint, type Fingerprint, type Target } from '../checks/fingerprint.js';
@@ -54,10 +55,11 @@ function describeLive(live: Target | null, point: Point | undefined): string {
  * Otherwise a point action moves to the one element that is the target (relocation); typing and
  * keys cannot move, and diverge.
  */
-export async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string, params: BoundParams, deadline: Deadline): Promise<Located | string> {
+export async function locateTarget(page: Page, node: TrajectoryNode, action: Action, expectedName: string, params: BoundParams, deadline: Deadline): Promise<Outcome<Located>> {
   const recorded = node.fingerprint!;
-  const rendered = node.state.identity ? expectedIdentity(node.state.identity, params) : undefined;
-  if (typeof rendered === 'string') return rendered;
+  const expected = node.state.identity ? expectedIdentity(node.state.identity, params) : undefined;
+  if (expected && !expected.ok) return expected;
+  const rendered = expected?.value;
   const ownText = node.state.ownText !== undefined ? expectedOwnText(node.state.ownText, params) : undefined;
   const fingerprint = { ...recorded, name: expectedName };
   const wanted: Wanted = {
@@ -76,7 +78,7 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const isRecorded = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted) && (!rendered || sameIdentity(target.identity, rendered));
   // A pick by a parameter's value (the row of this run's customer) is another element by design.
   const pickedByValue = wanted.semantic || Object.values(node.state.identity ?? {}).some((facet) => isTemplate(facet));
-  const stay = (target: Target): Located => ({ target, kind: 'cached', action });
+  const stay = (target: Target) => accept<Located>({ target, kind: 'cached', action });
 
   // A named container (row, dialog) is not an identity: it is shared by every field of a layout
   // table's row. A target whose look-alikes nothing told apart when recorded is not acted on.
@@ -85,17 +87,17 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   // The kind is counted every time: a target that was the only one of its kind when recorded (the
   // one pending request's Approve) is not the recorded one when another like it stands there now.
   const found = await counting;
-  if (!found) return `${describeLive(live, point)}, ${wanted.described}, and its look-alikes could not be counted`;
+  if (!found) return refuse(`${describeLive(live, point)}, ${wanted.described}, and its look-alikes could not be counted`);
   const pick = pickTarget(found, rendered, node.state.position, node.state.matches);
-  if (typeof pick === 'string') {
+  if (!pick.ok) {
     const difference = live && rendered && isKind(live, recorded, wanted) ? identityDifference(live.identity, rendered, node.state.identity ?? {}, (text) => shownFacet(text, params)) : '';
     const here = difference ? `the element there has ${difference}` : describeLive(live, point);
-    return `${here}, ${wanted.described}, and ${pick}`;
+    return refuse(`${here}, ${wanted.described}, and ${pick.reason}`);
   }
-  if (isRecorded(live) && sameBox(live.box, pick.box)) return stay(live);
-  if (!point || !node.box) return `${describeLive(live, point)}, ${wanted.described}: it is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`;
-  const moved = await moveTo(page, node, action, point, pick.box, isRecorded, pickedByValue, recorded, params, expectedName, rendered !== undefined, deadline);
-  return typeof moved === 'string' ? `${describeLive(live, point)}, ${wanted.described}; ${moved}` : moved;
+  if (isRecorded(live) && sameBox(live.box, pick.value.box)) return stay(live);
+  if (!point || !node.box) return refuse(`${describeLive(live, point)}, ${wanted.described}: it is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`);
+  const moved = await moveTo(page, node, action, point, pick.value.box, isRecorded, pickedByValue, recorded, params, expectedName, rendered !== undefined, deadline);
+  return moved.ok ? moved : refuse(`${describeLive(live, point)}, ${wanted.described}; ${moved.reason}`);
 }
 
 /**
@@ -103,14 +105,14 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
  * even that, the one at its recorded place among as many as were recorded. A target recorded as
  * the only one of its kind must be the only one now. A string says why none is.
  */
-function pickTarget(found: Lookalike[], identity: Identity | undefined, position: { index: number; of: number } | undefined, recordedMatches: number | null | undefined): Lookalike | string {
+function pickTarget(found: Lookalike[], identity: Identity | undefined, position: { index: number; of: number } | undefined, recordedMatches: number | null | undefined): Outcome<Lookalike> {
   const same = identity ? found.filter((other) => sameIdentity(other.identity, identity)) : found;
-  if (same.length === 1) return same[0]!;
-  if (same.length === 0) return 'no visible element is that target';
-  if (position && position.of === same.length) return same[position.index]!;
-  if (recordedMatches === 1 && !identity) return `it was the only one of its kind when recorded and ${same.length} visible elements are like it now: which one is meant cannot be shown`;
+  if (same.length === 1) return accept(same[0]!);
+  if (same.length === 0) return refuse('no visible element is that target');
+  if (position && position.of === same.length) return accept(same[position.index]!);
+  if (recordedMatches === 1 && !identity) return refuse(`it was the only one of its kind when recorded and ${same.length} visible elements are like it now: which one is meant cannot be shown`);
   const recordedCount = position ? ` (${position.of} when recorded)` : '';
-  return `${same.length} visible elements are like it${recordedCount} and nothing on the page tells which one it is: the step cannot be shown safe`;
+  return refuse(`${same.length} visible elements are like it${recordedCount} and nothing on the page tells which one it is: the step cannot be shown safe`);
 }
 
 /** Acts at the target's new place, once the element there is shown to be it. */
@@ -127,18 +129,18 @@ async function moveTo(
   expectedName: string,
   withIdentity: boolean,
   deadline: Deadline,
-): Promise<Located | string> {
+): Promise<Outcome<Located>> {
   const moved = relocatedPoint(point, node.box!, box);
   const there = await targetOf(page, action, { identity: withIdentity, deadline }, moved);
   if (!isRecorded(there) || !sameBox(there.box, box)) {
-    return `it moved, and at its new place (${Math.round(moved.x)}, ${Math.round(moved.y)}) something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`;
+    return refuse(`it moved, and at its new place (${Math.round(moved.x)}, ${Math.round(moved.y)}) something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`);
   }
   // A target found where it was (it appeared late) did not move, and one picked by a new value is
   // the designed path: neither is a relocation.
   const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
   const newName = node.state.nameTemplate !== undefined && fold(expectedName) !== fold(recordedName(recorded, params));
   const kind = samePlace || newName || pickedByValue ? 'cached' : 'relocated';
-  return { target: there, kind, action: withPoint(action, moved) };
+  return accept({ target: there, kind, action: withPoint(action, moved) });
 }
 
 /**
@@ -151,21 +153,21 @@ async function lighterRules(
   action: Action,
   wanted: Wanted,
   live: Target | null,
-  stay: (target: Target) => Located,
+  stay: (target: Target) => Outcome<Located>,
   deadline: Deadline,
-): Promise<Located | string> {
+): Promise<Outcome<Located>> {
   const point = actionPoint(action);
   const recorded = node.fingerprint!;
   const ofKind = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted);
   if (ofKind(live)) return stay(live);
-  if (!point || !node.box || node.state.matches !== 1) return `${describeLive(live, point)}, ${wanted.described}`;
+  if (!point || !node.box || node.state.matches !== 1) return refuse(`${describeLive(live, point)}, ${wanted.described}`);
   const found = await lookalikes(page, wanted.fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(wanted.ownText !== undefined ? { text: wanted.ownText } : {}), identities: false, deadline });
-  if (!found || found.length !== 1) return `${describeLive(live, point)}, ${wanted.described}, and no single element of that kind is visible`;
+  if (!found || found.length !== 1) return refuse(`${describeLive(live, point)}, ${wanted.described}, and no single element of that kind is visible`);
   const moved = relocatedPoint(point, node.box, found[0]!.box);
   const there = await targetOf(page, action, { identity: false, deadline }, moved);
-  if (!ofKind(there)) return `${describeLive(live, point)}; it moved, and at its new place something covers it`;
+  if (!ofKind(there)) return refuse(`${describeLive(live, point)}; it moved, and at its new place something covers it`);
   const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
-  return { target: there, kind: samePlace ? 'cached' : 'relocated', action: withPoint(action, moved) };
+  return accept({ target: there, kind: samePlace ? 'cached' : 'relocated', action: withPoint(action, moved) });
 }
 
 /** The same spot on the target's new box, kept inside it. */

@@ -1,6 +1,6 @@
 import { describeAction } from '../actions/action.js';
 import { compareUrls } from '../checks/urlCheck.js';
-import { pause } from '../progress/deadline.js';
+import { isOver, narrowed, pause } from '../progress/deadline.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { arrivalsOf, learnedUnderSame } from '../trajectory/valueKeys.js';
 import { CheckTimes, type CheckTimings } from './checkTimes.js';
@@ -83,7 +83,7 @@ async function checkedCandidate(run: RunState, candidates: TrajectoryNode[], end
   // before it comes would skip it (a confirmation asked only for large amounts, a moment late).
   const values = runValuesOf(run.env);
   const stepForTheseValues = !end?.exact && candidates.some((node) => arrivalsOf(node.state).some((key) => learnedUnderSame(key, values)));
-  const checked = await pollCandidates(run, candidates, end?.fits && !stepForTheseValues ? Date.now() : context.within(patience));
+  const checked = await pollCandidates(run, candidates, narrowed(context, end?.fits && !stepForTheseValues ? 0 : patience));
   if (!checked.ok) return { kind: 'checked', result: checked };
   const choice = await resolveFork({ env: run.env, first: checked, candidates, end, describe: (node) => run.describeStep(node) });
   switch (choice.kind) {
@@ -136,9 +136,9 @@ async function finishAt(run: RunState, end: TrajectoryNode): Promise<NextStep> {
   const endUrl = end.state.endUrl;
   if (!endUrl) return { kind: 'finished' };
   const { context, page, params } = run;
-  const until = context.within(run.input.limits.checkTimeoutMs);
+  const patience = narrowed(context, run.input.limits.checkTimeoutMs);
   let problem = compareUrls(endUrl, page.url(), params);
-  while (problem && Date.now() < until && !context.signal?.aborted) {
+  while (problem && !isOver(patience)) {
     await pause(context, END_POLL_MS);
     problem = compareUrls(endUrl, page.url(), params);
   }

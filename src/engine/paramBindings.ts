@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withinDeadline, type Deadline } from '../progress/deadline.js';
 import type { Page } from 'playwright';
 import type { Target } from '../checks/fingerprint.js';
 import { chooseOption, type SelectOption } from '../actions/chooseOption.js';
@@ -80,8 +81,8 @@ const SELECTED_OPTION = `(function () {
 const FOCUSED_NAMES = `(function () { var el = document.activeElement; return el && el !== document.body ? (${CONTROL_NAMES})(el) : ''; })()`;
 
 /** The names the focused control is known by (see CONTROL_NAMES); '' when none can be read. */
-export async function focusedControlNames(page: Page): Promise<string> {
-  return ((await page.evaluate(FOCUSED_NAMES).catch(() => '')) as string) ?? '';
+export async function focusedControlNames(page: Page, deadline: Deadline): Promise<string> {
+  return ((await withinDeadline(deadline, page.evaluate(FOCUSED_NAMES), 'reading the focused control').catch(() => '')) as string) ?? '';
 }
 
 /**
@@ -100,8 +101,8 @@ export type SelectBinding = { names: string[]; formats?: string; pieces: { name:
  * select whose label names the parameter (as a checkbox does), rendered as the select's own words.
  * Secrets never bind a select: an option equal to one is chance, unless the agent typed it by name.
  */
-export async function selectParam(page: Page, params: BoundParams, target: Target | null, typed: string): Promise<SelectBinding> {
-  const chosen = (await page.evaluate(SELECTED_OPTION).catch(() => null)) as { index: number; options: SelectOption[]; names: string } | null;
+export async function selectParam(page: Page, params: BoundParams, target: Target | null, typed: string, deadline: Deadline): Promise<SelectBinding> {
+  const chosen = (await withinDeadline(deadline, page.evaluate(SELECTED_OPTION), 'reading the chosen option').catch(() => null)) as { index: number; options: SelectOption[]; names: string } | null;
   const option = chosen?.options[chosen.index];
   if (!chosen || !option) return { names: [], pieces: [] };
   // A yes/no answer is bound as one first: "No" chosen for a value "No" must still choose "No"

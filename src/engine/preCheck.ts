@@ -1,4 +1,5 @@
 import type { Action } from '../actions/action.js';
+import { accept } from '../errors/refusal.js';
 import { focusedSelectProblem, type TypeMode } from '../actions/perform.js';
 import { describeFingerprint, sameFingerprint, type Target } from '../checks/fingerprint.js';
 import { sameBox } from '../checks/lookalikes.js';
@@ -9,6 +10,7 @@ import type { PageRegion } from '../checks/waitRegions.js';
 import { asBoolean, fold } from '../params/fold.js';
 import { renderTemplate } from '../params/template.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
+import { deadlineIn, narrowed, type Deadline } from '../progress/deadline.js';
 import { timed, type CheckName } from './checkTimes.js';
 import type { CheckEnvironment, CheckFail, CheckPass, CheckResult } from './checkTypes.js';
 import { targetOf } from './evidence.js';
@@ -27,7 +29,8 @@ export { runValuesOf } from './valueChecks.js';
 type Draft = {
   readonly env: CheckEnvironment;
   readonly node: TrajectoryNode;
-  readonly until: number;
+  /** How long the checks may wait for the page to come right (the run's deadline, narrowed). */
+  readonly patience: Deadline;
   /** The action with this run's values (set by the values check). */
   bound?: Action;
   /** What the recording waited for, with this run's values (set by the values check). */
@@ -96,8 +99,8 @@ const CHECKS: readonly NamedCheck[] = [
  * `env.times`, then the wait for what the recording waited for. A failed check is a value with its
  * reason and evidence, never an exception.
  */
-export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, until: number, options: { alone?: boolean } = {}): Promise<CheckResult> {
-  const draft: Draft = { env, node, until, awaited: [] };
+export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, patience: Deadline, options: { alone?: boolean } = {}): Promise<CheckResult> {
+  const draft: Draft = { env, node, patience, awaited: [] };
   let failed: CheckFail | undefined;
   for (const check of CHECKS) {
     if (check.applies && !check.applies(draft)) continue;
@@ -119,14 +122,14 @@ function optionalFail(draft: Draft, reason: string | null | undefined): CheckFai
 function checkValues(draft: Draft): CheckFail | undefined {
   const { node, env } = draft;
   const bound = bindAction(node, env.params, env.valueHashes);
-  if (typeof bound === 'string') return fail(draft, bound, { permanent: true });
+  if (!bound.ok) return fail(draft, bound.reason, { permanent: true });
   // A click that sets a value (an arrow, a day, an option) was recorded for other values: it would set theirs.
   const setsOther = setsOtherValue(node, env.valueHashes);
   if (setsOther) return fail(draft, `this step sets parameter "${setsOther}" by clicking, and was recorded setting another value: replaying it would set the recorded value, not this run's`, { permanent: true });
-  const awaited = node.state.waitFor ? renderWaitFor(node.state.waitFor, env.params) : [];
-  if (typeof awaited === 'string') return fail(draft, awaited, { permanent: true });
-  draft.bound = bound;
-  draft.awaited = awaited;
+  const awaited = node.state.waitFor ? renderWaitFor(node.state.waitFor, env.params) : accept([]);
+  if (!awaited.ok) return fail(draft, awaited.reason, { permanent: true });
+  draft.bound = bound.value;
+  draft.awaited = awaited.value;
   return undefined;
 }
 
@@ -143,8 +146,8 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   const recordedNow = recordedName(fingerprint, env.params);
   const expectedName = node.state.nameTemplate ? renderTemplate(node.state.nameTemplate, env.params) : recordedNow;
   const located = await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
-  if (typeof located === 'string') return fail(draft, located);
-  const { target, kind, action } = located;
+  if (!located.ok) return fail(draft, located.reason);
+  const { target, kind, action } = located.value;
   if (target.disabled && !node.state.disabled) return fail(draft, `the target ${describeFingerprint(target.fingerprint)} is disabled`);
   const wanted = node.state.checkedParam ? asBoolean(env.params.get(node.state.checkedParam) ?? '') : node.state.checkedAfter;
   if (node.state.checkedParam && wanted === undefined) return fail(draft, `parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);
@@ -167,7 +170,7 @@ async function checkLooks(draft: Draft): Promise<CheckFail | undefined> {
   if (!(await readableImage(node.cropHash, recorded))) {
     return fail(draft, `the recorded crop of this step (blob ${node.cropHash.slice(0, 12)}) cannot be read: the stored evidence is damaged, so the step cannot be shown safe`, { permanent: true });
   }
-  const checked = await visualCheck(env, node, target.box, recorded, draft.until);
+  const checked = await visualCheck(env, node, target.box, recorded, draft.patience);
   // The expected picture is the part compared (a target at the viewport's edge is compared on its part inside), so it lines up with the live one.
   if ('reason' in checked) return fail(draft, `the target looks different: ${checked.reason}`, { expected: checked.expected ?? recorded, actual: checked.actual, diff: checked.diff, ...('uncaptured' in checked ? { uncaptured: true } : {}) });
   if (checked.crop) draft.crop = checked.crop;
@@ -204,18 +207,17 @@ const WAIT_SLICE_MS = 250;
  * poll, in slices.
  */
 async function awaitRecordedMoment(draft: Draft, checked: CheckResult, alone: boolean): Promise<CheckResult> {
-  const { env, node, awaited, until } = draft;
+  const { env, node, awaited, patience } = draft;
   if (!checked.ok) {
     // Only a value that moves on (a progress, a count) makes a moment that passes: a state that
     // holds (a spinner hidden, a label shown) may hold before the page is there, and a target
     // that lags it (a late label, a field disabled for a while) keeps the patience the wait earned.
     if (checked.permanent || !awaited.some((region) => region.trend)) return checked;
-    const shown = await waitForShown(env.page, awaited, 0);
+    const shown = await waitForShown(env.page, awaited, deadlineIn(0));
     return !shown || shown.passed ? { ...checked, atRecordedMoment: true } : checked;
   }
   const waitStarted = Date.now();
-  const remaining = Math.max(0, until - waitStarted);
-  const waiting = await waitForShown(env.page, awaited, alone ? remaining : Math.min(WAIT_SLICE_MS, remaining));
+  const waiting = await waitForShown(env.page, awaited, alone ? patience : narrowed(patience, WAIT_SLICE_MS));
   // A value that moved past the recorded one will not come back: no use waiting for it.
   if (waiting) return fail(draft, waiting.reason, waiting.passed ? { permanent: true, gonePast: true } : { awaiting: true });
   // A long wait may have let the target change meanwhile (a popup over it): look at the point again,

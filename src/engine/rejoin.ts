@@ -1,4 +1,5 @@
 import { sameFingerprint } from '../checks/fingerprint.js';
+import { narrowed } from '../progress/deadline.js';
 import type { Box } from '../checks/geometry.js';
 import { templateNames } from '../params/template.js';
 import { nodeRef, type NodeRef } from '../trajectory/nodeRef.js';
@@ -115,7 +116,7 @@ export async function findRejoin(
   for (let depth = 0; depth <= MAX_SKIPPED && level.length > 0; depth++) {
     const next: typeof level = [];
     for (const { after, node } of level) {
-      if ((await preCheck(env, node, Date.now())).ok) return after;
+      if ((await preCheck(env, node, narrowed(env.deadline, 0))).ok) return after;
       if (coveredByDetour(node, detour, (step) => view.isNew(step.id))) {
         next.push(...(await view.candidatesAfter(nodeRef(node.id))).filter(eligible).map((child) => ({ after: nodeRef(node.id), node: child })));
       }

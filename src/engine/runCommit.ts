@@ -162,7 +162,7 @@ export async function markRunFailed(record: Pick<RunRecord, 'store' | 'result'>,
 function sameStoredStep(stored: NodeRow, fresh: NodeRow): boolean {
   const a = nodeFromRow(stored);
   const b = nodeFromRow(fresh);
-  return 'node' in a && 'node' in b && sameStep(a.node, b.node);
+  return a.ok && b.ok && sameStep(a.value, b.value);
 }
 
 function runRow(record: { result: RunResult; identity: TaskIdentity | undefined }, now: number, error: string | null) {

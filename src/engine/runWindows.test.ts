@@ -51,11 +51,11 @@ describe('the window check before a cached step', () => {
   const env = (window: number): CheckEnvironment => ({ page: undefined as unknown as Page, params: BoundParams.none, blob: async () => undefined, usedSoFar: new Set(), valueHashes: {}, deadline: deadlineIn(1000), window });
 
   it('does not do a step recorded in a window the page opened in the page itself, nor the other way round', async () => {
-    const inPage = await preCheck(env(0), node(1), Date.now() + 100);
+    const inPage = await preCheck(env(0), node(1), deadlineIn(100));
     expect(inPage).toMatchObject({ ok: false, reason: 'the step was recorded in window 1 that the page opened, and the run is in the page itself' });
-    const inWindow = await preCheck(env(1), node(undefined), Date.now() + 100);
+    const inWindow = await preCheck(env(1), node(undefined), deadlineIn(100));
     expect(inWindow).toMatchObject({ ok: false, reason: 'the step was recorded in the page itself, and the run is in window 1 that the page opened' });
-    const otherWindow = await preCheck(env(2), node(1), Date.now() + 100);
+    const otherWindow = await preCheck(env(2), node(1), deadlineIn(100));
     expect(otherWindow.ok).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import type { Page } from 'playwright';
 import { actionPoint, type Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
@@ -162,7 +163,7 @@ export function shownFacet(text: string, params: BoundParams): string {
 }
 
 /** The recorded identity with this run's values, cut as the page's facets are; a string is why it cannot be rendered. */
-export function expectedIdentity(identity: Identity, params: BoundParams): Identity | string {
+export function expectedIdentity(identity: Identity, params: BoundParams): Outcome<Identity> {
   const rendered: Identity = {};
   for (const facet of IDENTITY_FACETS) {
     const value = identity[facet];
@@ -170,10 +171,10 @@ export function expectedIdentity(identity: Identity, params: BoundParams): Ident
     try {
       rendered[facet] = renderTemplate(value, params).replace(/\s+/g, ' ').trim().slice(0, FACET_LIMIT);
     } catch (error) {
-      return messageOf(error);
+      return refuse(messageOf(error));
     }
   }
-  return rendered;
+  return accept(rendered);
 }
 
 /** A stored own text with this run's values, cut as the page's is. */

@@ -35,8 +35,8 @@ export class TrajectoryView {
     if (!stored) {
       stored = (await this.store.children(this.taskId, parentId)).flatMap((row) => {
         const read = nodeFromRow(row);
-        if ('node' in read) return [read.node];
-        this.unreadable.set(row.id, read.problem);
+        if (read.ok) return [read.value];
+        this.unreadable.set(row.id, read.reason);
         return [];
       });
       for (const node of stored) this.byId.set(node.id, node);

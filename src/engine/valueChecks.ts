@@ -3,6 +3,7 @@ import { mapActionText } from '../actions/actionText.js';
 import { showsValueNow } from '../checks/shownValues.js';
 import { renderSecrets } from '../checks/secretTarget.js';
 import { messageOf } from '../errors/messageOf.js';
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { renderTemplate } from '../params/template.js';
 import { urlRenderingParams } from '../params/url.js';
@@ -13,22 +14,22 @@ import type { CheckEnvironment } from './checkTypes.js';
 
 // The checks of a cached step against this run's values (see preCheck.ts).
 
-/** Renders the node's templates with this run's values; a string is the reason it cannot be. */
-export function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Readonly<Record<string, string>>): Action | string {
+/** Renders the node's templates with this run's values, or says why it cannot be. */
+export function bindAction(node: TrajectoryNode, params: BoundParams, valueHashes: Readonly<Record<string, string>>): Outcome<Action> {
   for (const names of node.state.ambiguous ?? []) {
     const values = new Set(names.map((name) => params.get(name)));
-    if (values.size > 1) return `the recorded text stood for ${names.join(' or ')} (equal when recorded), whose values now differ`;
+    if (values.size > 1) return refuse(`the recorded text stood for ${names.join(' or ')} (equal when recorded), whose values now differ`);
   }
   const changed = Object.entries(node.state.literalOf ?? {}).filter(([name, hash]) => valueHashes[name] !== hash).map(([name]) => name);
   const decided = changed.length === 1 ? decidedReading(node, params) : undefined;
-  if (decided !== undefined && node.action.type === 'type') return { ...node.action, text: decided };
+  if (decided !== undefined && node.action.type === 'type') return accept({ ...node.action, text: decided });
   if (changed.length > 0) {
-    return `the recorded text renders ${changed.map((name) => `{{${name}}}`).join(', ')} in a form that could not be told for sure (e.g. 01/01: month or day first), and the value differs now: typing the recorded text would be wrong`;
+    return refuse(`the recorded text renders ${changed.map((name) => `{{${name}}}`).join(', ')} in a form that could not be told for sure (e.g. 01/01: month or day first), and the value differs now: typing the recorded text would be wrong`);
   }
   try {
-    return mapActionText(node.action, (text, field) => renderTemplate(text, field === 'url' ? urlRenderingParams(text, params) : params));
+    return accept(mapActionText(node.action, (text, field) => renderTemplate(text, field === 'url' ? urlRenderingParams(text, params) : params)));
   } catch (error) {
-    return messageOf(error);
+    return refuse(messageOf(error));
   }
 }
 

@@ -3,6 +3,7 @@ import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
 import { compareCrops, insideViewport, matchCropStable } from '../checks/visual.js';
 import { firstLineOf } from '../errors/messageOf.js';
+import type { Deadline } from '../progress/deadline.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { CheckEnvironment } from './checkTypes.js';
 
@@ -21,7 +22,7 @@ function surroundings(rect: Box, box: Box): Box[] {
   ].filter((mask) => mask.width > 0 && mask.height > 0);
 }
 
-export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, until: number) {
+export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, patience: Deadline) {
   let recorded = recordedCrop;
   const rect = node.cropRect!;
   // The target itself is compared, not what stands beside it: which element it is, the identity
@@ -38,7 +39,7 @@ export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, l
   }
   let matched: Awaited<ReturnType<typeof matchCropStable>>;
   try {
-    matched = await matchCropStable(env.page, clip, recorded, masks, until, env.deadline);
+    matched = await matchCropStable(env.page, clip, recorded, masks, patience, env.deadline);
   } catch (error) {
     // A capture that fails (the page is navigating) is a check that did not pass yet, not a crash.
     return { reason: `the page could not be captured (${firstLineOf(error)})`, uncaptured: true, expected: undefined, actual: undefined, diff: undefined };

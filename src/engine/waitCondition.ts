@@ -1,6 +1,8 @@
 import type { Page } from 'playwright';
 import { changedSince, describeRegion, regionsShow, type PageRegion } from '../checks/waitRegions.js';
 import { messageOf } from '../errors/messageOf.js';
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
+import type { Deadline } from '../progress/deadline.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { renderTemplate, templatize } from '../params/template.js';
 import type { NodeState, TrajectoryNode, WaitRegion } from '../trajectory/trajectoryNode.js';
@@ -68,28 +70,28 @@ function templatedRegion(region: PageRegion, params: BoundParams): WaitRegion {
   return stored;
 }
 
-/** A stored condition with this run's values; a string says why it cannot be. */
-export function renderWaitFor(waitFor: WaitFor, params: BoundParams): PageRegion[] | string {
+/** A stored condition with this run's values, or why it cannot be. */
+export function renderWaitFor(waitFor: WaitFor, params: BoundParams): Outcome<PageRegion[]> {
   try {
-    return waitFor.regions.map((region) => ({
+    return accept(waitFor.regions.map((region) => ({
       path: renderTemplate(region.path, params),
       visible: region.visible,
       ...(region.text !== undefined ? { text: renderTemplate(region.text, params) } : {}),
       ...(region.attrs ? { attrs: Object.fromEntries(Object.entries(region.attrs).map(([name, value]) => [name, renderTemplate(value, params)])) } : {}),
       ...(region.trend ? { trend: region.trend } : {}),
-    }));
+    })));
   } catch (error) {
-    return messageOf(error);
+    return refuse(messageOf(error));
   }
 }
 
 /**
- * Whether the page shows what the recording waited for, waiting at most `sliceMs` in the page
+ * Whether the page shows what the recording waited for, waiting in the page until `slice` is over
  * (checked on every change, so a value a process passes through is caught). A string says what
  * is still awaited and what the page shows instead.
  */
-export async function waitForShown(page: Page, regions: readonly PageRegion[], sliceMs: number): Promise<{ reason: string; passed: boolean } | undefined> {
-  const differs = await regionsShow(page, regions, sliceMs);
+export async function waitForShown(page: Page, regions: readonly PageRegion[], slice: Deadline): Promise<{ reason: string; passed: boolean } | undefined> {
+  const differs = await regionsShow(page, regions, slice);
   if (!differs) return undefined;
   const region = regions[differs.index];
   const what = region ? describeRegion(region) : 'the page';

@@ -47,7 +47,7 @@ export async function recordingFromStore(store: Store, taskKey: string, where: s
   for (const row of rows) {
     // A damaged row is not written into a file a person will review and import elsewhere.
     const read = nodeFromRow(row);
-    if ('problem' in read) throw new RoteError('store', `${where}: the stored step ${row.id} cannot be read: ${read.problem}`);
+    if (!read.ok) throw new RoteError('store', `${where}: the stored step ${row.id} cannot be read: ${read.reason}`);
   }
   const crops = new Map<string, Buffer>();
   for (const row of rows) {

@@ -242,8 +242,8 @@ function treeOf(rows: readonly NodeRow[]): ReportNode[] {
 /** A stored node's value keys and the parameters it puts on the page, read leniently: a row that does not parse has none. */
 function keysOf(row: NodeRow): { arrivals: ValueKey[]; ends: ValueKey[]; sets: { param: string; values: number }[]; uses: string[] } {
   const read = nodeFromRow(row);
-  if (!('node' in read)) return { arrivals: [], ends: [], sets: [], uses: [] };
-  const { node } = read;
+  if (!read.ok) return { arrivals: [], ends: [], sets: [], uses: [] };
+  const node = read.value;
   const sets = [...groupBy(node.state.setsValue ?? [], (set) => set.param)].map(([param, list]) => ({ param, values: new Set(list.map((set) => set.hash)).size }));
   return { arrivals: arrivalsOf(node.state), ends: endKeysOf(node), sets, uses: namesUsedBy(node) };
 }

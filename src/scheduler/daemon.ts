@@ -180,10 +180,10 @@ export class Daemon {
 
   private read(row: ScheduleRow): Schedule | undefined {
     const read = readSchedule(row);
-    if ('schedule' in read) return read.schedule;
+    if (read.ok) return read.value;
     if (!this.warned.has(row.id)) {
       this.warned.add(row.id);
-      this.options.log(`${row.name}: not run: ${read.problem}; remove it (rote schedule rm) and add it again`);
+      this.options.log(`${row.name}: not run: ${read.reason}; remove it (rote schedule rm) and add it again`);
     }
     return undefined;
   }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
 
 /** Who hears of a slot that did not end well: a URL its summary is POSTed to, or a command given it on stdin. */
 export const onFailureSchema = z.union([
@@ -12,13 +13,13 @@ export type OnFailure = z.infer<typeof onFailureSchema>;
 /** A notice is given up on after this long: a hanging receiver must not hold the daemon. */
 const NOTIFY_TIMEOUT_MS = 15_000;
 
-/** `--on-failure` as given: an http(s) URL (one that parses), or else a shell command; a problem in words otherwise. */
-export function parseOnFailure(text: string): OnFailure | { problem: string } {
+/** `--on-failure` as given: an http(s) URL (one that parses), or else a shell command; refused, with why, otherwise. */
+export function parseOnFailure(text: string): Outcome<OnFailure> {
   const trimmed = text.trim();
-  if (trimmed === '') return { problem: '--on-failure must be an http(s) URL or a command' };
+  if (trimmed === '') return refuse('--on-failure must be an http(s) URL or a command');
   const candidate = /^[a-z][a-z0-9+.-]*:\/?\/?/i.test(trimmed) && /^https?:/i.test(trimmed) ? { url: trimmed } : { command: trimmed };
   const parsed = onFailureSchema.safeParse(candidate);
-  return parsed.success ? parsed.data : { problem: `--on-failure ${JSON.stringify(trimmed)} is not a valid http(s) URL (${parsed.error.issues[0]?.message ?? 'invalid'}); give a URL such as https://hooks.example/rote, or a command` };
+  return parsed.success ? accept(parsed.data) : refuse(`--on-failure ${JSON.stringify(trimmed)} is not a valid http(s) URL (${parsed.error.issues[0]?.message ?? 'invalid'}); give a URL such as https://hooks.example/rote, or a command`);
 }
 
 /**

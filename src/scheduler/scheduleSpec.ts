@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import type { ScheduleRow } from '../store/scheduleStore.js';
 import { jobSpecSchema } from './jobSpec.js';
 import { onFailureSchema } from './notify.js';
@@ -23,10 +24,10 @@ export const scheduleSchema = z
 
 export type Schedule = z.infer<typeof scheduleSchema>;
 
-/** A stored row read as a schedule, or what is wrong with it (a row edited by hand, a newer rote's). */
-export function readSchedule(row: ScheduleRow): { schedule: Schedule } | { problem: string } {
+/** A stored row read as a schedule, or refused with what is wrong with it (a row edited by hand, a newer rote's). */
+export function readSchedule(row: ScheduleRow): Outcome<Schedule> {
   const parsed = scheduleSchema.safeParse({ name: row.name, cron: row.cron, timezone: row.timezone, job: row.job, onFailure: row.onFailure ?? null, enabled: row.enabled });
-  if (parsed.success) return { schedule: parsed.data };
+  if (parsed.success) return accept(parsed.data);
   const issue = parsed.error.issues[0];
-  return { problem: `the stored schedule "${row.name}" is not valid: ${issue?.path.join('.') || '(row)'}: ${issue?.message ?? 'unknown problem'}` };
+  return refuse(`the stored schedule "${row.name}" is not valid: ${issue?.path.join('.') || '(row)'}: ${issue?.message ?? 'unknown problem'}`);
 }

@@ -26,13 +26,13 @@ const COLUMNS = ['action', 'fingerprint', 'box', 'cropRect', 'masks', 'state', '
 
 describe('nodeFromRow', () => {
   it('reads a good row', () => {
-    expect(nodeFromRow(row)).toMatchObject({ node: { id: 'n1', action: { type: 'click' }, masks: [{ x: 9 }] } });
+    expect(nodeFromRow(row)).toMatchObject({ ok: true, value: { id: 'n1', action: { type: 'click' }, masks: [{ x: 9 }] } });
   });
 
   it("reads the end URL from its column, or from the state of a node stored before the column", () => {
     const read = (over: Partial<typeof row>) => {
       const result = nodeFromRow({ ...row, ...over });
-      return 'node' in result ? result.node.state.endUrl : result.problem;
+      return result.ok ? result.value.state.endUrl : result.reason;
     };
     expect(read({ endUrl: 'http://127.0.0.1:4010/done' })).toBe('http://127.0.0.1:4010/done');
     expect(read({ state: { endUrl: 'http://127.0.0.1:4010/old' } })).toBe('http://127.0.0.1:4010/old');
@@ -45,12 +45,12 @@ describe('nodeFromRow', () => {
     for (const column of COLUMNS) {
       for (const value of NONSENSE) {
         const read = nodeFromRow({ ...row, [column]: value } as typeof row);
-        if ('node' in read) continue; // Some values still fit (an empty mask list, a state with no fields).
+        if (read.ok) continue; // Some values still fit (an empty mask list, a state with no fields).
         const named = value instanceof UnreadableColumn ? value.column : column === 'cropRect' ? 'crop_rect' : column;
-        expect(read.problem, `${column} = ${JSON.stringify(value)}`).toContain(`its ${named} `);
+        expect(read.reason, `${column} = ${JSON.stringify(value)}`).toContain(`its ${named} `);
       }
     }
-    expect(nodeFromRow({ ...row, action: new UnreadableColumn('action', 'Unexpected token') })).toEqual({ problem: 'its action is not JSON (Unexpected token)' });
-    expect(nodeFromRow({ ...row, fingerprint: { role: 7 } })).toMatchObject({ problem: expect.stringMatching(/^its fingerprint does not fit: role: /) });
+    expect(nodeFromRow({ ...row, action: new UnreadableColumn('action', 'Unexpected token') })).toEqual({ ok: false, reason: 'its action is not JSON (Unexpected token)' });
+    expect(nodeFromRow({ ...row, fingerprint: { role: 7 } })).toMatchObject({ ok: false, reason: expect.stringMatching(/^its fingerprint does not fit: role: /) });
   });
 });

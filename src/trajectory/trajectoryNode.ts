@@ -3,6 +3,7 @@ import { actionSchema, type Action } from '../actions/action.js';
 import type { Fingerprint } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
 import { identitySchema } from '../checks/identity.js';
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import { UnreadableColumn, type NodeRow } from '../store/rows.js';
 import { valueKeySchema } from './valueKeys.js';
 
@@ -179,12 +180,12 @@ type StoredNodeRow = Omit<NodeRow, 'hits' | 'misses' | 'lastUsedAt' | 'createdAt
 
 /**
  * Reads a stored row back into a node. A row that does not parse (an older or damaged entry, a
- * hand edit) yields the problem, naming the column: a bad cache entry is a miss that says so,
+ * hand edit) is refused, the reason naming the column: a bad cache entry is a miss that says so,
  * never a crash and never a guess.
  */
-export function nodeFromRow(row: StoredNodeRow): { node: TrajectoryNode } | { problem: string } {
+export function nodeFromRow(row: StoredNodeRow): Outcome<TrajectoryNode> {
   const unreadable = Object.values(row).find((value): value is UnreadableColumn => value instanceof UnreadableColumn);
-  if (unreadable) return { problem: `its ${unreadable.column} is not JSON (${unreadable.reason})` };
+  if (unreadable) return refuse(`its ${unreadable.column} is not JSON (${unreadable.reason})`);
   const action = actionSchema.safeParse(row.action);
   const fingerprint = row.fingerprint === null ? { success: true as const, data: null } : fingerprintSchema.safeParse(row.fingerprint);
   const box = row.box === null ? { success: true as const, data: null } : boxSchema.safeParse(row.box);
@@ -195,9 +196,9 @@ export function nodeFromRow(row: StoredNodeRow): { node: TrajectoryNode } | { pr
   if (!action.success || !fingerprint.success || !box.success || !cropRect.success || !masks.success || !state.success) {
     const columns = { action, fingerprint, box, crop_rect: cropRect, masks, state };
     const [column, failed] = Object.entries(columns).find(([, parsed]) => !parsed.success)!;
-    return { problem: `its ${column} does not fit: ${describeIssue((failed as { error: z.ZodError }).error)}` };
+    return refuse(`its ${column} does not fit: ${describeIssue((failed as { error: z.ZodError }).error)}`);
   }
-  if (typeof row.url !== 'string') return { problem: 'its url is not text' };
+  if (typeof row.url !== 'string') return refuse('its url is not text');
   const node: TrajectoryNode = {
     id: row.id,
     taskId: row.taskId,
@@ -215,7 +216,7 @@ export function nodeFromRow(row: StoredNodeRow): { node: TrajectoryNode } | { pr
     endsRun: row.endsRun,
     lastSuccessAt: row.lastSuccessAt,
   };
-  return { node };
+  return accept(node);
 }
 
 /**

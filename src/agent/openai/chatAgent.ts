@@ -6,6 +6,7 @@
  */
 import type { Action } from '../../actions/action.js';
 import { offScreen } from '../../actions/onScreen.js';
+import { refuse } from '../../errors/refusal.js';
 import { RoteError } from '../../errors/roteError.js';
 import type { AgentAnswer, Observation } from '../agent.js';
 import { validChatOptions, type ChatCompletionsAgentOptions, type ValidChatOptions } from './agentOptions.js';
@@ -137,16 +138,16 @@ function read(turn: ChatTurn, scale: Scale, tools: Observation['tools'], viewpor
   for (const call of turn.toolCalls) {
     const custom = isCustomTool(call.name, tools);
     const read = custom ? readFunctionCall(call.name, call.arguments, tools) : readToolCall(call, scale);
-    const outside = 'action' in read ? offScreen(read.action, viewport) : undefined;
-    const mapped = outside ? { problem: outside } : read;
-    if ('done' in mapped) {
-      done = mapped.done;
+    const outside = read.ok && 'action' in read.value ? offScreen(read.value.action, viewport) : undefined;
+    const mapped = outside ? refuse(outside) : read;
+    if (!mapped.ok) {
+      problems.push(mapped.reason);
+      results.push({ toolCallId: call.id, text: `error: ${mapped.reason}` });
+    } else if ('done' in mapped.value) {
+      done = mapped.value.done;
       results.push({ toolCallId: call.id, text: 'not finished yet: the actions before it are done first; call done again if the task is complete' });
-    } else if ('problem' in mapped) {
-      problems.push(mapped.problem);
-      results.push({ toolCallId: call.id, text: `error: ${mapped.problem}` });
-    } else if ('action' in mapped) {
-      actions.push(mapped.action);
+    } else if ('action' in mapped.value) {
+      actions.push(mapped.value.action);
       // A custom tool's result is known once rote has called it: taken from the next observation.
       results.push({ toolCallId: call.id, text: 'done', ...(custom ? { position: actions.length - 1, name: call.name } : {}) });
     } else {

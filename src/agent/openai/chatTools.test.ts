@@ -12,9 +12,9 @@ describe('chatTools', () => {
 
   it('reads tool calls as actions, done, or problems', () => {
     const unit = { x: 1, y: 1 };
-    expect(readToolCall({ id: 'a', name: 'type', arguments: '{"text":"Ada"}' }, unit)).toEqual({ action: { type: 'type', text: 'Ada' } });
-    expect(readToolCall({ id: 'b', name: 'done', arguments: '{"answer":"Saved."}' }, unit)).toEqual({ done: 'Saved.' });
-    expect(readToolCall({ id: 'c', name: 'click', arguments: '{"x":' }, unit)).toMatchObject({ problem: expect.stringContaining('not JSON') });
-    expect(readToolCall({ id: 'd', name: 'fly', arguments: '{}' }, unit)).toMatchObject({ problem: expect.stringContaining('no tool named "fly"') });
+    expect(readToolCall({ id: 'a', name: 'type', arguments: '{"text":"Ada"}' }, unit)).toEqual({ ok: true, value: { action: { type: 'type', text: 'Ada' } } });
+    expect(readToolCall({ id: 'b', name: 'done', arguments: '{"answer":"Saved."}' }, unit)).toEqual({ ok: true, value: { done: 'Saved.' } });
+    expect(readToolCall({ id: 'c', name: 'click', arguments: '{"x":' }, unit)).toMatchObject({ ok: false, reason: expect.stringContaining('not JSON') });
+    expect(readToolCall({ id: 'd', name: 'fly', arguments: '{}' }, unit)).toMatchObject({ ok: false, reason: expect.stringContaining('no tool named "fly"') });
   });
 });

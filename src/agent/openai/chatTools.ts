@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { actionSchema } from '../../actions/action.js';
-import { fromComputerAction, type MappedAction, type Scale } from './computerActions.js';
+import { accept, refuse, type Outcome } from '../../errors/refusal.js';
+import { fromComputerAction, type ModelRequest, type Scale } from './computerActions.js';
 import type { ChatTool, ChatToolCall } from './modelTypes.js';
 
 export const DONE_TOOL = 'done';
@@ -44,21 +45,21 @@ export function chatTools(): ChatTool[] {
   return tools;
 }
 
-/** One tool call as an action, `done`, or a problem to tell the model about. */
-export function readToolCall(call: ChatToolCall, scale: Scale): MappedAction | { done: string } {
+/** One tool call as an action or `done`, or refused with a problem to tell the model about. */
+export function readToolCall(call: ChatToolCall, scale: Scale): Outcome<ModelRequest | { done: string }> {
   let args: unknown;
   try {
     args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
   } catch {
-    return { problem: `the arguments of ${call.name} are not JSON: ${call.arguments.slice(0, 120)}` };
+    return refuse(`the arguments of ${call.name} are not JSON: ${call.arguments.slice(0, 120)}`);
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { problem: `the arguments of ${call.name} must be an object` };
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return refuse(`the arguments of ${call.name} must be an object`);
   if (call.name === DONE_TOOL) {
     const answer = (args as { answer?: unknown }).answer;
-    return { done: typeof answer === 'string' && answer.trim() ? answer.trim() : 'Done' };
+    return accept({ done: typeof answer === 'string' && answer.trim() ? answer.trim() : 'Done' });
   }
   if (!pageActions.some((option) => option.shape.type.value === call.name)) {
-    return { problem: `there is no tool named ${JSON.stringify(call.name)}` };
+    return refuse(`there is no tool named ${JSON.stringify(call.name)}`);
   }
   return fromComputerAction({ ...args, type: call.name }, scale);
 }

@@ -6,18 +6,23 @@
  * a drag path may come as [x, y] pairs. Key names stay as the model sent them; rote maps them.
  */
 import { actionSchema, type Action } from '../../actions/action.js';
+import { accept, refuse, type Outcome } from '../../errors/refusal.js';
 
 /** Screenshot pixels to CSS pixels: multiply a model's x by `x`, y by `y`. */
 export type Scale = { x: number; y: number };
 
 export const UNIT_SCALE: Scale = { x: 1, y: 1 };
 
-export type MappedAction = { action: Action } | { screenshot: true } | { problem: string };
+/** What a model's action asks for: an action rote performs, or a look at the screen. */
+export type ModelRequest = { action: Action } | { screenshot: true };
+
+/** A model's action read, or refused with what is wrong with it (told to the model). */
+export type MappedAction = Outcome<ModelRequest>;
 
 /** One action from the model, validated against rote's action schema. */
 export function fromComputerAction(raw: unknown, scale: Scale = UNIT_SCALE): MappedAction {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || typeof (raw as { type?: unknown }).type !== 'string') {
-    return { problem: `an action must be an object with a "type", got ${short(raw)}` };
+    return refuse(`an action must be an object with a "type", got ${short(raw)}`);
   }
   const source = raw as Record<string, unknown> & { type: string };
   const px = (value: unknown) => (typeof value === 'number' ? value * scale.x : value);
@@ -25,10 +30,10 @@ export function fromComputerAction(raw: unknown, scale: Scale = UNIT_SCALE): Map
   let candidate: Record<string, unknown>;
   switch (source.type) {
     case 'screenshot':
-      return { screenshot: true };
+      return accept({ screenshot: true });
     case 'click': {
       const button = source.button === undefined ? 'left' : source.button === 'wheel' ? 'middle' : source.button;
-      if (button === 'back' || button === 'forward') return { problem: `rote cannot click the "${button}" mouse button; use keypress ["ALT", "${button === 'back' ? 'ARROWLEFT' : 'ARROWRIGHT'}"] instead` };
+      if (button === 'back' || button === 'forward') return refuse(`rote cannot click the "${button}" mouse button; use keypress ["ALT", "${button === 'back' ? 'ARROWLEFT' : 'ARROWRIGHT'}"] instead`);
       candidate = { type: 'click', x: px(source.x), y: py(source.y), button };
       break;
     }
@@ -63,14 +68,14 @@ export function fromComputerAction(raw: unknown, scale: Scale = UNIT_SCALE): Map
       candidate = { type: 'goto', url: source.url };
       break;
     default:
-      return { problem: `unknown action type ${JSON.stringify(source.type)} (rote can do click, double_click, type, keypress, scroll, drag, move, wait)` };
+      return refuse(`unknown action type ${JSON.stringify(source.type)} (rote can do click, double_click, type, keypress, scroll, drag, move, wait)`);
   }
   const parsed = actionSchema.safeParse(candidate);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'action'}: ${issue.message.replace(/^Invalid input: /, '')}`);
-    return { problem: `${short(raw)} is not an action rote can perform (${issues.join('; ')})` };
+    return refuse(`${short(raw)} is not an action rote can perform (${issues.join('; ')})`);
   }
-  return { action: parsed.data };
+  return accept({ action: parsed.data });
 }
 
 /** A rote action in the computer-use convention and the model's pixels; `goto` and `tool` have no counterpart and stay as they are. */

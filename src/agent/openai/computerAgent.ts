@@ -211,18 +211,18 @@ function read(turn: ComputerTurn, scale: Scale, tools: Observation['tools'], vie
   const readFunctions = (after: number) => {
     for (const call of turn.functionCalls.filter((candidate) => candidate.after === after)) {
       const mapped = readFunctionCall(call.name, call.arguments, tools);
-      if ('problem' in mapped) problems.push(mapped.problem);
-      else if ('action' in mapped) functions.push({ callId: call.callId, name: call.name, index: actions.push(mapped.action) - 1 });
+      if (!mapped.ok) problems.push(mapped.reason);
+      else if ('action' in mapped.value) functions.push({ callId: call.callId, name: call.name, index: actions.push(mapped.value.action) - 1 });
     }
   };
   for (const [index, call] of turn.calls.entries()) {
     readFunctions(index);
     for (const raw of call.actions) {
       const mapped = fromComputerAction(raw, scale);
-      const outside = 'action' in mapped ? offScreen(mapped.action, viewport) : undefined;
-      if ('problem' in mapped) problems.push(mapped.problem);
+      const outside = mapped.ok && 'action' in mapped.value ? offScreen(mapped.value.action, viewport) : undefined;
+      if (!mapped.ok) problems.push(mapped.reason);
       else if (outside) problems.push(outside);
-      else if ('action' in mapped) actions.push(mapped.action);
+      else if ('action' in mapped.value) actions.push(mapped.value.action);
     }
   }
   readFunctions(turn.calls.length);

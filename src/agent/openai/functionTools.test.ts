@@ -13,11 +13,11 @@ describe('function tools', () => {
   });
 
   it('reads a call as a tool action, or says what is wrong with it', () => {
-    expect(readFunctionCall('lookupClaim', '{"id":"{{claimId}}","n":[1,2]}', tools)).toEqual({ action: { type: 'tool', name: 'lookupClaim', args: { id: '{{claimId}}', n: [1, 2] } } });
-    expect(readFunctionCall('readBalance', '', tools)).toEqual({ action: { type: 'tool', name: 'readBalance', args: {} } });
-    expect(readFunctionCall('deleteAll', '{}', tools)).toEqual({ problem: 'there is no tool named "deleteAll"' });
-    expect(readFunctionCall('lookupClaim', '{id:', tools)).toMatchObject({ problem: expect.stringContaining('are not JSON') });
-    expect(readFunctionCall('lookupClaim', '[1]', tools)).toEqual({ problem: 'the arguments of lookupClaim must be an object' });
+    expect(readFunctionCall('lookupClaim', '{"id":"{{claimId}}","n":[1,2]}', tools)).toEqual({ ok: true, value: { action: { type: 'tool', name: 'lookupClaim', args: { id: '{{claimId}}', n: [1, 2] } } } });
+    expect(readFunctionCall('readBalance', '', tools)).toEqual({ ok: true, value: { action: { type: 'tool', name: 'readBalance', args: {} } } });
+    expect(readFunctionCall('deleteAll', '{}', tools)).toEqual({ ok: false, reason: 'there is no tool named "deleteAll"' });
+    expect(readFunctionCall('lookupClaim', '{id:', tools)).toMatchObject({ ok: false, reason: expect.stringContaining('are not JSON') });
+    expect(readFunctionCall('lookupClaim', '[1]', tools)).toEqual({ ok: false, reason: 'the arguments of lookupClaim must be an object' });
   });
 
   it('answers a call with the result rote recorded at its place in the history, or says it was not made', () => {

@@ -4,6 +4,7 @@
  * observation, once rote has made the call) as the text the model gets for that call.
  */
 import { actionSchema } from '../../actions/action.js';
+import { accept, refuse } from '../../errors/refusal.js';
 import type { Observation } from '../agent.js';
 import type { MappedAction } from './computerActions.js';
 import type { ChatTool } from './modelTypes.js';
@@ -19,19 +20,19 @@ export function isCustomTool(name: string, tools: Observation['tools']): boolean
   return tools.some((tool) => tool.name === name);
 }
 
-/** A function call of a custom tool as a rote action, or the problem to tell the model. */
+/** A function call of a custom tool as a rote action, or refused with the problem to tell the model. */
 export function readFunctionCall(name: string, argumentsText: string, tools: Observation['tools']): MappedAction {
-  if (!isCustomTool(name, tools)) return { problem: `there is no tool named ${JSON.stringify(name)}` };
+  if (!isCustomTool(name, tools)) return refuse(`there is no tool named ${JSON.stringify(name)}`);
   let args: unknown;
   try {
     args = argumentsText.trim() === '' ? {} : JSON.parse(argumentsText);
   } catch {
-    return { problem: `the arguments of ${name} are not JSON: ${argumentsText.slice(0, 120)}` };
+    return refuse(`the arguments of ${name} are not JSON: ${argumentsText.slice(0, 120)}`);
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { problem: `the arguments of ${name} must be an object` };
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return refuse(`the arguments of ${name} must be an object`);
   const parsed = actionSchema.safeParse({ type: 'tool', name, args });
-  if (!parsed.success) return { problem: `the arguments of ${name} must be JSON values` };
-  return { action: parsed.data };
+  if (!parsed.success) return refuse(`the arguments of ${name} must be JSON values`);
+  return accept({ action: parsed.data });
 }
 
 /**

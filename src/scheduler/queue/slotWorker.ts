@@ -54,7 +54,7 @@ export class SlotWorker {
       log(`could not read the schedules: ${firstLineOf(messageOf(error))}`);
       return;
     }
-    const wanted = new Map(rows.filter((row) => row.enabled && 'schedule' in readSchedule(row)).map((row) => [slotQueueOf(row.name), row]));
+    const wanted = new Map(rows.filter((row) => row.enabled && readSchedule(row).ok).map((row) => [slotQueueOf(row.name), row]));
     // One schedule's trouble (a cron pg-boss's parser reads otherwise) never holds up the others.
     for (const [name, row] of wanted) {
       const signature = `${row.cron} ${row.timezone} ${row.updatedAt}`;
@@ -84,22 +84,22 @@ export class SlotWorker {
     const { rote, log, stop, queue } = this.deps;
     const row: ScheduleRow | undefined = (await rote.store.schedules.list()).find((candidate) => candidate.id === scheduleId);
     const read = row ? readSchedule(row) : undefined;
-    if (!row || !read || !('schedule' in read) || !row.enabled) return { skipped: 'the schedule was removed or paused' };
+    if (!row || !read || !read.ok || !row.enabled) return { skipped: 'the schedule was removed or paused' };
     // The slot the cron fired for: the latest at or before the moment pg-boss sent it. pg-boss sends
     // the minute just past when a schedule is new; a slot from before the schedule was added or
     // resumed is not owed (as with the daemon), so it is left unrecorded.
-    const slotAt = lastSlotBefore(read.schedule.cron, read.schedule.timezone, sentAt.getTime() + 1) ?? sentAt.getTime();
+    const slotAt = lastSlotBefore(read.value.cron, read.value.timezone, sentAt.getTime() + 1) ?? sentAt.getTime();
     if (slotAt < row.updatedAt) return { skipped: `the slot ${new Date(slotAt).toISOString()} is from before the schedule was added or resumed` };
     // A slot waits while the one before it runs (the schedule's queue is a singleton): when it gets
     // its turn after a later slot fell due, it is recorded skipped, as the daemon does.
-    const latest = lastSlotBefore(read.schedule.cron, read.schedule.timezone, Date.now() + 1);
+    const latest = lastSlotBefore(read.value.cron, read.value.timezone, Date.now() + 1);
     if (latest !== undefined && latest > slotAt) {
       await rote.store.schedules.passSlot({ id: randomUUID(), scheduleId: row.id, slotAt, status: 'skipped', reason: 'the slot before it was still running' });
       return { skipped: 'the slot before it was still running' };
     }
     const ended = await runSlot(
       { ...this.deps, runRows: (job, signal) => runJobOnQueue(job, queue, rote.store, signal ? { stop: signal } : {}) , stop },
-      read.schedule,
+      read.value,
       row,
       slotAt,
     );
