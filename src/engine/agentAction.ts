@@ -44,9 +44,11 @@ export async function doAgentAction(run: RunState, agentAction: Action, agentInt
   const step = await perform(run, action, { intent, params, taskId: run.input.identity.key, valueSalt: run.input.identity.valueSalt, parentId: parent.kind === 'root' ? null : parent.id, deadline: context, asGiven: agentAction });
   // The agent failed on a prompt this step opened: the step ran (it is in the result), then the run fails with that.
   const promptFailure: unknown = run.dialogs.failure;
+  // Read now: a dialog raised while the values are read below is not this step's.
+  const dialogs = dialogFacts(run, step.node);
   if (controlsBefore) await noteShownValues(run, step.node, new Set(controlsBefore));
   if (step.crop) run.ledger.crops.set(step.crop.hash, step.crop.bytes);
-  patchNode(step.node, { state: { ...dialogFacts(run, step.node), ...placeFacts(run, loadedBefore) } });
+  patchNode(step.node, { state: { ...dialogs, ...placeFacts(run, loadedBefore) } });
   run.detourAfterDialog = false;
   const node = await storedOrNew(run, parent, step.node, waitedFor);
   context.log(`agent ${describeAction(step.node.action)}${intent ? ` - ${intent}` : ''}`);

@@ -90,12 +90,11 @@ export class RunState {
   /** An agent call is under way: a prompt the page raises meanwhile (a timer's) is not put to a second, concurrent call. */
   asking = false;
 
-  /** Answers native dialogs; disposed before the commit. */
-  readonly dialogs: DialogGuard;
+  /** Answers native dialogs from the moment the run record exists (watchDialogs); disposed before the commit. */
+  dialogs!: DialogGuard;
 
   constructor(readonly input: RunInput) {
     this.page = input.page;
-    this.dialogs = new DialogGuard(input.page, input.params, (dialog) => answerPrompt(this, dialog), () => this.ledger.steps.length);
     this.view = new TrajectoryView(input.store, input.identity.key);
     this.windows = new RunWindows(input.page);
     this.documents = new DocumentAccounts(input.page);
@@ -111,6 +110,11 @@ export class RunState {
       unexplainedLoads: () => this.documents.unexplained(),
       ...(input.tools ? { tools: input.tools } : {}),
     };
+  }
+
+  /** The run record exists: from now on the run answers the page's native dialogs. */
+  watchDialogs(): void {
+    this.dialogs = new DialogGuard(this.input.page, this.input.params, (dialog) => answerPrompt(this, dialog), () => this.ledger.steps.length);
   }
 
   get context(): RunContext {

@@ -25,7 +25,14 @@ type Classified = { status: RunStatus; error?: string; errorCode?: RoteErrorCode
 export async function runTask(input: RunInput): Promise<RunResult> {
   const { store, identity, mode, context, params } = input;
   const run = new RunState(input);
-  await store.beginRun({ id: run.ledger.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid, jobId: input.jobId ?? null, params: params.shown() });
+  try {
+    await store.beginRun({ id: run.ledger.runId, taskId: identity.key, task: identity.template, mode, startedAt: context.startedAt, pid: process.pid, jobId: input.jobId ?? null, params: params.shown() });
+  } catch (error) {
+    // No record, no run: the page is left as it was given, with nothing of rote listening on it.
+    run.windows.dispose();
+    throw error;
+  }
+  run.watchDialogs();
   run.documents.begin();
   let ended: Classified;
   try {
