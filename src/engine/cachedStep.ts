@@ -26,6 +26,7 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   const acts = checked.action.type === 'tool' || (!checked.alreadyDone && checked.action.type !== 'wait');
   let problem = await act(run, checked, stepNumber);
   await settle(run.page, before, context);
+  const actMs = Date.now() - acting;
   run.input.origins.checkPage(run.page, stepNumber);
   if (checked.action.type !== 'wait') run.waits.acted();
   // After the page settled: a failure is not this step's error, the next step diverges with it.
@@ -41,7 +42,7 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   const point = actionPoint(checked.action);
   const stored = point ? withPoint(checked.node.action, point) : checked.node.action;
   context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${intent ? ` - ${intent}` : ''}`);
-  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, nodeId: checked.node.id, crop: checked.crop });
+  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, actMs, nodeId: checked.node.id, crop: checked.crop });
   run.ledger.noteUse(checked.node.id, true);
   run.stepDone(checked.node);
   return problem;

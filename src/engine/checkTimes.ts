@@ -16,6 +16,11 @@ export class CheckTimes {
     this.spent.set(name, (this.spent.get(name) ?? 0) + ms);
   }
 
+  /** Milliseconds in one check so far. */
+  of(name: CheckName): number {
+    return this.spent.get(name) ?? 0;
+  }
+
   /** The checks that ran, in their order, to a tenth of a millisecond. */
   toRecord(): CheckTimings {
     const record: CheckTimings = {};

@@ -6,6 +6,7 @@ import { nextCachedStep, type NextStep } from './nextCachedStep.js';
 import { pageDied } from './pageAlive.js';
 import type { Divergence, RunStatus } from './runResult.js';
 import type { RunState, StepProblem } from './runState.js';
+import { accounted } from './runTime.js';
 
 /** How the steps of a run ended: done (replayed, mixed or by the agent), or stopped at a divergence no agent could take. */
 export type RunEnd = { kind: 'done'; status: Extract<RunStatus, 'replayed' | 'mixed' | 'agent'> } | { kind: 'diverged'; divergence: Divergence };
@@ -24,22 +25,24 @@ export async function drive(run: RunState): Promise<RunEnd> {
     run.context.throwIfStopRequested();
     await followWindow(run);
     if (!run.cursor.agentInCharge) {
+      const looking = performance.now();
       const next = await nextCachedStep(run, problem);
+      run.time.looked(performance.now() - looking, run.env.times?.of('wait') ?? 0);
       problem = undefined;
       switch (next.kind) {
         case 'pass':
-          problem = await doCachedStep(run, next);
+          problem = await accounted(run.time, 'replayed', () => doCachedStep(run, next));
           continue;
         case 'finished':
           return { kind: 'done', status: run.ledger.finalStatus() };
         case 'miss':
         case 'diverged': {
-          const stopped = await handOver(run, next);
+          const stopped = await accounted(run.time, 'agent', () => handOver(run, next));
           if (stopped) return stopped;
         }
       }
     }
-    if ((await agentTurn(run)) === 'done') return { kind: 'done', status: run.ledger.finalStatus() };
+    if ((await accounted(run.time, 'agent', () => agentTurn(run))) === 'done') return { kind: 'done', status: run.ledger.finalStatus() };
   }
 }
 

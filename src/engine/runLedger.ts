@@ -11,6 +11,7 @@ import type { StepPictures } from './runImages.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { PathSightings } from './runCommit.js';
 import type { DialogEvent } from './dialogGuard.js';
+import type { RunTimeAccount } from './runTime.js';
 import type { CheckTimings } from './checkTimes.js';
 
 /**
@@ -69,7 +70,7 @@ export class RunLedger {
     this.screenBeforeCall = screenshot;
   }
 
-  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; checks?: CheckTimings; nodeId: string; crop?: Buffer | undefined }): void {
+  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; checks?: CheckTimings; actMs?: number; nodeId: string; crop?: Buffer | undefined }): void {
     const pictures: StepPictures = {};
     if (step.crop) pictures.thumb = step.crop;
     if (step.kind === 'agent' && this.screenBeforeCall) pictures.page = this.screenBeforeCall;
@@ -77,6 +78,7 @@ export class RunLedger {
     if (pictures.thumb || pictures.page) this.pictures.set(this.steps.length, pictures);
     this.storedActions.push(step.stored);
     const result: StepResult = { index: this.steps.length, kind: step.kind, action: step.action, durationMs: Date.now() - step.startedAt, checkMs: step.checkMs };
+    if (step.actMs !== undefined) result.actMs = step.actMs;
     if (step.intent) result.intent = step.intent;
     if (step.checks) result.checks = step.checks;
     this.steps.push(result);
@@ -115,7 +117,8 @@ export class RunLedger {
   }
 
   /** The run's result; secret values never leave the run, not in its result nor in what is stored from it. */
-  result(input: { status: RunStatus; error: string | undefined; errorCode: RoteErrorCode | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams; warnings: readonly string[]; dialogs: readonly DialogEvent[] }): RunResult {
+  result(input: { status: RunStatus; error: string | undefined; errorCode: RoteErrorCode | undefined; task: string; taskKey: string; startedAt: number; callLog: string; params: BoundParams; warnings: readonly string[]; dialogs: readonly DialogEvent[]; time: RunTimeAccount }): RunResult {
+    const durationMs = Date.now() - input.startedAt;
     const result: RunResult = {
       runId: this.runId,
       status: input.status,
@@ -128,7 +131,8 @@ export class RunLedger {
       agentCalls: this.agentCalls,
       usage: { ...this.usage },
       divergences: this.divergences,
-      durationMs: Date.now() - input.startedAt,
+      durationMs,
+      time: input.time.of(durationMs),
     };
     if (this.answer !== undefined) result.answer = this.answer;
     if (input.error) result.error = `${input.error}\nSteps that ran:\n${input.callLog || '  (none)'}`;

@@ -3,6 +3,7 @@ import type { AgentUsage, StepKind } from '../agent/agent.js';
 import type { RoteErrorCode } from '../errors/roteError.js';
 import type { DialogEvent } from './dialogGuard.js';
 import type { CheckTimings } from './checkTimes.js';
+import type { RunTime } from './runTime.js';
 
 /**
  * replayed: every step from the cache. mixed: cache and agent. agent: the agent did it all.
@@ -30,6 +31,8 @@ export type StepResult = {
    * them (choosing among candidates, pauses between polls).
    */
   checks?: CheckTimings;
+  /** For a cached or relocated step: milliseconds from its action's start to the page settled after it. */
+  actMs?: number;
 };
 
 /** Where a cached step could not be shown safe, with the evidence that says why. */
@@ -65,6 +68,8 @@ export type RunResult = {
   usage: AgentUsage;
   divergences: Divergence[];
   durationMs: number;
+  /** Where `durationMs` went: replayed steps, their checks, waits for what the recording waited for, the agent, the rest. */
+  time: RunTime;
   /** The agent's final answer, when it gave one. */
   answer?: string;
   /** For 'diverged', 'failed' and 'interrupted': what happened, naming the step, then the steps that ran. */

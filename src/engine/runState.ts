@@ -25,6 +25,7 @@ import { RunWindows } from './runWindows.js';
 import { resultForAgent } from './toolStep.js';
 import { answerPrompt } from './promptAnswer.js';
 import { TrajectoryView } from './trajectoryView.js';
+import { RunTimeAccount } from './runTime.js';
 import { WaitWindow } from './waitCondition.js';
 
 export type RunLimits = {
@@ -70,6 +71,8 @@ export class RunState {
   readonly view: TrajectoryView;
   readonly env: CheckEnvironment;
   readonly ledger = new RunLedger();
+  /** Where the run's time goes, by part (RunResult.time). */
+  readonly time = new RunTimeAccount();
   readonly cursor = new Cursor();
   /** Parameters the steps so far have put on the page (the hazard guard reads it). */
   readonly usedSoFar = new Set<string>();

@@ -45,7 +45,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   await run.dialogs.closeAll();
   run.windows.dispose();
   if (ended.status === 'failed') run.ledger.finalScreen = await lastScreen(run.page, params, context.deadline);
-  const result = run.ledger.result({ status: ended.status, error: ended.error, errorCode: ended.errorCode, task: input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: run.view.warnings, dialogs: run.dialogs.events });
+  const result = run.ledger.result({ status: ended.status, error: ended.error, errorCode: ended.errorCode, task: input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: run.view.warnings, dialogs: run.dialogs.events, time: run.time });
   await commit(run, result);
   return result;
 }

@@ -15,6 +15,7 @@ const base: RunResult = {
   usage: { modelCalls: 0, inputTokens: 0, outputTokens: 0 },
   divergences: [],
   durationMs: 10,
+  time: { replayed: 6, checks: 3, waits: 0, agent: 0, other: 1 },
 };
 const png = Buffer.from('png');
 
