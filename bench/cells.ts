@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright';
+import type { CheckTimings } from '../src/engine/checkTimes.js';
 import type { RunResult } from '../src/engine/runResult.js';
+import type { RunTime } from '../src/engine/runTime.js';
 import { Rote } from '../src/rote.js';
 import type { BenchApp, BenchAppSpec, BenchParams, ExpectedOutcome, PerturbationName, ValueCellName } from './apps/contract.js';
 import { PERTURBATIONS, VALUE_CELLS } from './apps/contract.js';
@@ -27,6 +29,12 @@ export type CellResult = {
   wallMs: number;
   /** Pre-check time of each cached or relocated step. */
   checkMs: number[];
+  /** Each cached or relocated step's time by check (StepResult.checks), in the order of checkMs. */
+  checkTimes: CheckTimings[];
+  /** Each cached or relocated step's action and settling (StepResult.actMs). */
+  actMs: number[];
+  /** Where the run's time went (RunResult.time), and what lay outside it (planning, the commit): wallMs - durationMs. */
+  time: RunTime & { outside: number };
   met: boolean;
   divergence: string | null;
 };
@@ -123,6 +131,7 @@ export function cellFrom(
 ): CellResult {
   const { result } = run;
   const expected = expectedOutcome(cell);
+  const replayedSteps = result.steps.filter((step) => step.kind !== 'agent');
   // A run that says it finished but left wrong values on the server made wrong actions.
   const claimedSuccess = result.status !== 'failed' && result.status !== 'diverged';
   const wrongValues = claimedSuccess && run.problems.length > 0 && !run.problems.includes('no submission') ? 1 : 0;
@@ -141,7 +150,10 @@ export function cellFrom(
     agentCalls: result.agentCalls,
     agentOnlyCalls,
     wallMs: Math.round(run.wallMs),
-    checkMs: result.steps.filter((step) => step.kind !== 'agent').map((step) => step.checkMs),
+    checkMs: replayedSteps.map((step) => step.checkMs),
+    checkTimes: replayedSteps.map((step) => step.checks ?? {}),
+    actMs: replayedSteps.map((step) => step.actMs ?? 0),
+    time: { ...result.time, outside: Math.max(0, Math.round(run.wallMs - result.durationMs)) },
     divergence: result.divergences[0] ? `step ${result.divergences[0].step + 1}: ${result.divergences[0].reason}` : null,
   };
   return { ...base, met: metExpectation(expected, base) };

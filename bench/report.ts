@@ -47,6 +47,17 @@ export function printReport(results: BenchResults, say: (line: string) => void):
   say('');
   say(
     formatTable(
+      ['check before a cached step', 'steps it ran on', 'median ms', 'p90 ms'],
+      [...s.checkCosts.map((cost) => [cost.check, cost.steps, cost.median, cost.p90]), ['(the action and settling after it)', s.checkOverheadMs.steps, s.actMs.median, s.actMs.p90]],
+    ),
+  );
+  const time = s.replayTime;
+  const whole = Object.values(time).reduce((total, ms) => total + ms, 0);
+  const share = (ms: number) => `${((ms / Math.max(1, whole)) * 100).toFixed(0)}%`;
+  say(`replays of the timing pairs, where the time went: replayed steps ${share(time.replayed)}, checks ${share(time.checks)}, waits ${share(time.waits)}, agent ${share(time.agent)}, other ${share(time.other)}, outside the run (planning, commit) ${share(time.outside)}`);
+  say('');
+  say(
+    formatTable(
       ['batch (demo app, replayed)', 'rows', 'replayed', 'right on server', 'rows/min', 'peak memory, MiB'],
       results.batch.levels.map((level) => [`concurrency ${level.concurrency}`, level.rows, level.replayed, level.rightOnServer, level.rowsPerMinute, level.peakTreeMiB]),
     ),
