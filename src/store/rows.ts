@@ -4,8 +4,9 @@
  * would check those too); rowTypes.check.ts fails the build when one drifts from the schema.
  *
  * JSON columns are parsed: `tags` and `paramNames` are `string[]`; node and step `action`,
- * `fingerprint`, `box`, `cropRect`, `masks` and `state` are `unknown`, to be validated by the caller,
- * which owns those shapes; so are a run's `events` and `time`. `endsRun` is a boolean, `bytes` a Buffer, timestamps epoch milliseconds.
+ * `fingerprint`, `box`, `cropRect`, `masks` and `state`, and a run's `events` and `time`, are
+ * `unknown`, to be validated by the caller, which owns those shapes. `endsRun` is a boolean, `bytes`
+ * a Buffer, timestamps epoch milliseconds.
  */
 import type { RunStatus, StepKind, StepOutcome } from './columnValues.js';
 
