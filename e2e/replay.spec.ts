@@ -12,6 +12,8 @@ test('a miss is recorded by the agent and stored as a trajectory', async ({ app,
   expect(submissionProblems(first, app.submissions[0])).toEqual([]);
   const run = (await rote.store.listRuns(1))[0]!;
   expect(run.status).toBe('agent');
+  // Where the run's time went is kept on its record, as the result gave it (the report and rote stats read it).
+  expect(run.time).toEqual(result.time);
   expect(await rote.store.children(result.taskKey, null)).toHaveLength(1);
 });
 

@@ -65,6 +65,9 @@ test('a report of real runs: totals, timeline, the three images of a divergence,
   await expect(totals.locator('.card').nth(2).locator('.value')).toHaveText(new RegExp(`^${agentCalls} / \\d+$`));
   await expect(page.locator('#runs-table tbody tr')).toHaveCount(5);
   await expect(page.locator('#divergent-tasks tbody tr')).toHaveCount(1);
+  // Where the time went, over the five runs (each kept its time).
+  await expect(page.locator('#time-totals [data-part]')).toHaveCount(5);
+  await expect(page.locator('#time-totals')).toContainText('replayed steps');
   await testInfo.attach('overview', { body: await page.screenshot({ path: testInfo.outputPath('overview.png'), fullPage: true }), contentType: 'image/png' });
 
   // Filter by status: only the failed run stays.
@@ -94,6 +97,9 @@ test('a report of real runs: totals, timeline, the three images of a divergence,
   expect(kinds).toEqual(mixed.result.steps.map((step, index) => (step.kind === 'cached' && mixed.result.steps[index - 1]?.kind === 'agent' ? 'rejoined' : step.kind)));
   expect(kinds).toContain('rejoined');
   await expect(page.locator('#timeline li.step').first()).toContainText('Dismiss');
+  // Beside its duration, where its time went: the agent's turn took some of it.
+  await expect(page.locator('#run-time [data-part]')).toHaveCount(5);
+  await expect(page.locator('#run-time [data-part="agent"]')).not.toContainText('agent 0 ms');
   await expect(page.locator('#step-counts')).toHaveText(`${mixed.result.cachedSteps - 1} cached, 0 relocated, ${mixed.result.agentSteps} agent, 1 re-joined`);
   // The values the run was given, first thing on its page.
   await expect(page.locator('#run-values li')).toHaveCount(Object.keys(third).length);

@@ -39,12 +39,16 @@ for (const file of readdirSync(dir).filter((name) => name.endsWith('.db')).sort(
       const tasks = await rote.store.listTasks();
       expect(tasks).toHaveLength(1);
       expect(tasks[0]!.taskTemplate).toBe(INTAKE_TASK);
-      expect(await rote.store.listRuns(10)).toHaveLength(1);
+      const stored = await rote.store.listRuns(10);
+      expect(stored).toHaveLength(1);
+      // A run from before the time column (0010) shows no time.
+      expect(stored[0]!.time).toBeNull();
       await page.goto(app.url);
       const patient = DEMO_PATIENTS[1]!;
       const result = await rote.run(page, { task: INTAKE_TASK, params: patient, mode: 'replay-only' });
       expect(result.status, result.error).toBe('replayed');
       expect(submissionProblems(patient, app.submissions[0])).toEqual([]);
+      expect((await rote.store.findRuns({ ids: [result.runId] }))[0]!.time).toEqual(result.time);
     } finally {
       await rote.close();
     }

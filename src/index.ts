@@ -2,6 +2,7 @@ export { Rote, DEFAULT_STORE, type RoteOptions } from './rote.js';
 export type { RunOptions } from './engine/runOptions.js';
 export type { RunResult, RunStatus, RunMode, StepResult, Divergence } from './engine/runResult.js';
 export type { CheckName, CheckTimings } from './engine/checkTimes.js';
+export type { RunTime } from './engine/runTime.js';
 export type { Agent, AgentAnswer, AgentDecision, AgentDone, AgentUsage, Observation, StepKind } from './agent/agent.js';
 export { actionSchema, parseAction, describeAction, type Action, type ActionType } from './actions/action.js';
 export { RoteError, type RoteErrorCode } from './errors/roteError.js';

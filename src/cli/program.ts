@@ -165,7 +165,7 @@ export function buildProgram(): Command {
     process.exitCode = await reportCommand(options);
   });
 
-  runFilterOptions(program.command('stats').description("The report's totals in the terminal: runs fully replayed, agent calls and tokens against agent-only runs, time per run, where runs diverge most.")).action(
+  runFilterOptions(program.command('stats').description("The report's totals in the terminal: runs fully replayed, agent calls and tokens against agent-only runs, time per run and where it went, where runs diverge most.")).action(
     async (options: StatsCommandOptions) => {
       process.exitCode = await statsCommand(options);
     },

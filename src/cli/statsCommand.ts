@@ -1,4 +1,6 @@
+import { RUN_TIME_PARTS } from '../engine/runTime.js';
 import { loadReport } from '../report/reportModel.js';
+import { TIME_PART_LABELS } from '../report/timeSplit.js';
 import { totalsOf, type Totals } from '../report/totals.js';
 import { reportFilterOf, type ReportFilterOptions } from './reportFilter.js';
 import { openExistingStore } from './storeArgument.js';
@@ -23,6 +25,16 @@ export async function statsCommand(options: StatsCommandOptions): Promise<number
   }
 }
 
+/** Where the time went, in seconds then shares, over the runs that kept it (runs stored before rote kept it have none). */
+function describeTime(totals: Totals): string {
+  const { time } = totals;
+  if (!time) return '- (no run here kept its time)';
+  const seconds = RUN_TIME_PARTS.map((part) => `${(time.ms[part] / 1000).toFixed(1)} s`).join(' / ');
+  const shares = RUN_TIME_PARTS.map((part) => `${(time.share[part] * 100).toFixed(1)}%`).join(' / ');
+  const over = time.runs === totals.runs ? `${time.runs} run${time.runs === 1 ? '' : 's'}` : `${time.runs} of ${totals.runs} runs kept it`;
+  return `${seconds} (${shares}; ${over})`;
+}
+
 export function describeTotals(totals: Totals, scope: string): string {
   const share = (value: number | null) => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
   const ms = (value: number | null) => (value === null ? '-' : `${Math.round(value)} ms`);
@@ -38,6 +50,7 @@ export function describeTotals(totals: Totals, scope: string): string {
         ['agent calls / agent-only estimate', `${totals.agentCalls} / ${totals.agentOnlyCalls} (${totals.agentOnlyBasis === 'observed' ? `${totals.callsPerStep.toFixed(2)} calls per step, as agent runs here took` : 'one call per step'})`],
         ['tokens / agent-only estimate', totals.agentOnlyTokens === null ? `${totals.tokens} / - (no agent reported tokens)` : `${totals.tokens} / ${totals.agentOnlyTokens}`],
         ['median time: replayed run / agent run', `${ms(totals.medianReplayedMs)} / ${ms(totals.medianAgentMs)}`],
+        [`time: ${RUN_TIME_PARTS.map((part) => TIME_PART_LABELS[part]).join(' / ')}`, describeTime(totals)],
       ],
     ),
   ];

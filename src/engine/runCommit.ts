@@ -174,6 +174,7 @@ function runRow(record: { result: RunResult; identity: TaskIdentity | undefined 
     status: result.status,
     endedAt: now,
     durationMs: result.durationMs,
+    time: result.time,
     agentCalls: result.agentCalls,
     modelCalls: result.usage.modelCalls,
     inputTokens: result.usage.inputTokens,

@@ -1,20 +1,26 @@
+import { z } from 'zod';
+
+const spentMs = z.number().nonnegative();
+
 /**
  * Where a run's time went, in whole milliseconds. The parts add up to the run's `durationMs`:
  * what a person asks of a slow run is whether the replay, its checks, the waits the recording
- * asked for or the agent took the time.
+ * asked for or the agent took the time. Kept on the run record (the runs table's `time` column);
+ * a report reads it with this schema, so a damaged or foreign value shows no time instead of failing.
  */
-export type RunTime = {
+export const runTimeSchema = z.object({
   /** Cached and relocated steps: their actions and the settling after them. */
-  replayed: number;
+  replayed: spentMs,
   /** The checks before cached steps (every candidate, every poll; a divergence's evidence too), waits excepted. */
-  checks: number;
+  checks: spentMs,
   /** Waiting for what the recording waited for before a step (a progress, a label, a spinner gone). */
-  waits: number;
+  waits: spentMs,
   /** The agent's turns: the page read for it, its calls, its actions and the look for a re-join. */
-  agent: number;
+  agent: spentMs,
   /** The rest: the run's record, windows and dialogs, the end of the run. */
-  other: number;
-};
+  other: spentMs,
+});
+export type RunTime = z.infer<typeof runTimeSchema>;
 
 export const RUN_TIME_PARTS = ['replayed', 'checks', 'waits', 'agent', 'other'] as const satisfies readonly (keyof RunTime)[];
 

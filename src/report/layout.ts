@@ -66,6 +66,9 @@ pre.error { background: #fff0f0; border: 1px solid #f0b4b4; padding: 8px; white-
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
 dl.facts dt { color: #656d76; }
 dl.facts dd { margin: 0; word-break: break-word; }
+.time-split .time-bar { display: block; width: 100%; max-width: 520px; height: 10px; background: #eaeef2; border-radius: 2px; }
+.time-split .parts { font-size: 13px; margin-top: 2px; }
+.time-split i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; border-radius: 2px; }
 ul.values { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 2px 16px; }
 `;
 

@@ -4,6 +4,7 @@ import { reportPaths } from './links.js';
 import { html, jsonForScript, type Markup } from './markup.js';
 import type { ReportModel, ReportRun } from './reportModel.js';
 import type { Totals } from './totals.js';
+import { timeBar } from './timeBar.js';
 
 /**
  * The overview: the totals a manager asks for, two charts, where runs diverge most, schedules,
@@ -14,6 +15,7 @@ export function overviewPage(model: ReportModel, totals: Totals): string {
   const body = html`
 <h1>Runs</h1>
 ${totalsCards(totals)}
+${timeTotals(totals)}
 <div class="charts">
   <section><h2>Runs per day, by status</h2>${runsPerDayChart(model.runs)}</section>
   <section><h2>Agent calls against agent-only runs, per day</h2>${agentShareChart(model.runs, totals.callsPerStep)}</section>
@@ -49,6 +51,14 @@ function totalsCards(totals: Totals): Markup {
   ${card(`${formatMs(totals.medianReplayedMs)} / ${formatMs(totals.medianAgentMs)}`, 'median time: replayed run / agent run', speedup ? `replay ${speedup.toFixed(1)}x faster` : '')}
   ${card(`${totals.steps.cached} · ${totals.steps.relocated} · ${totals.steps.agent} · ${totals.steps.rejoined}`, 'steps: cached · relocated · agent · re-joined')}
 </div>`;
+}
+
+/** Where the time went, over the runs that kept it; nothing where none did (runs stored before rote kept it). */
+function timeTotals(totals: Totals): Markup {
+  if (!totals.time) return html``;
+  const { runs, totalMs } = totals.time;
+  const of = runs === totals.runs ? `the ${runs} run${runs === 1 ? '' : 's'}` : `the ${runs} of ${totals.runs} runs that kept it`;
+  return html`<h2>Where the time went</h2><p class="muted">${formatMs(totalMs)} over ${of}.</p>${timeBar(totals.time, 'time-totals')}`;
 }
 
 function divergenceTables(totals: Totals): Markup {

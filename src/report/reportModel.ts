@@ -4,6 +4,7 @@ import type { RunStatus } from '../store/columnValues.js';
 import type { SlotRow } from '../store/scheduleStore.js';
 import type { Store } from '../store/store.js';
 import { runEventsSchema, type RunEvents } from '../engine/runEvents.js';
+import { runTimeSchema, type RunTime } from '../engine/runTime.js';
 import { namesUsedBy } from '../engine/paramBindings.js';
 import { nodeFromRow } from '../trajectory/trajectoryNode.js';
 import { arrivalsOf, endKeysOf, type ValueKey } from '../trajectory/valueKeys.js';
@@ -63,6 +64,8 @@ export type ReportRun = {
   schedules: string[];
   /** The values the run was given (secrets masked), in the order given; null for runs stored before values were kept. */
   values: [name: string, value: string][] | null;
+  /** Where the run's time went; null for runs stored before it was kept, runs that never finished, and a record that does not read as one. */
+  time: RunTime | null;
 };
 
 export type ReportNode = {
@@ -196,7 +199,14 @@ function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, N
     counts,
     schedules,
     values: valuesOf(run.params),
+    time: timeOf(run.time),
   };
+}
+
+/** A record's time; one that does not read as a run's time (damaged, a newer version's) shows none rather than failing the report. */
+function timeOf(time: unknown): RunTime | null {
+  const read = runTimeSchema.safeParse(time);
+  return read.success ? read.data : null;
 }
 
 /** A record's values as name and text; a column that does not read as one (a hand-edited row) shows none. */

@@ -3,6 +3,8 @@ import { formatMs, formatTime, page, statusBadge } from './layout.js';
 import { reportPaths } from './links.js';
 import { html, type Markup } from './markup.js';
 import type { ReportDialog, ReportDivergence, ReportRun, ReportStep } from './reportModel.js';
+import { timeBar } from './timeBar.js';
+import { timeSplitOf } from './timeSplit.js';
 
 /**
  * One run: what it was, how it ended, and a timeline of its steps with a picture of the page
@@ -31,6 +33,7 @@ export function runPage(run: ReportRun, images: ImageLinks, scope: string): stri
   ${run.schedules.length > 0 ? html`<dt>Schedule</dt><dd>${run.schedules.map((name, index) => html`${index > 0 ? ', ' : ''}<a href="${up}${reportPaths.schedule(name)}">${name}</a>`)}</dd>` : ''}
   <dt>Started</dt><dd>${formatTime(run.startedAt)} UTC</dd>
   <dt>Duration</dt><dd>${formatMs(run.durationMs)}</dd>
+  ${timeFact(run)}
   <dt>Mode</dt><dd>${run.mode}</dd>
   <dt>Steps</dt><dd id="step-counts">${run.counts.cached} cached, ${run.counts.relocated} relocated, ${run.counts.agent} agent, ${run.counts.rejoined} re-joined</dd>
   <dt>Agent calls</dt><dd>${run.agentCalls}${run.tokens > 0 ? ` (${run.tokens} tokens)` : ''}</dd>
@@ -40,6 +43,12 @@ ${screen ? html`<h2>Last screen</h2><div class="screen"><a href="${up}${screen}"
 <h2>Timeline</h2>
 ${entries.length > 0 ? html`<ol class="timeline" id="timeline">${entries.map((entry) => entry.markup)}</ol>` : html`<p class="muted">No step ran.</p>`}`;
   return page({ title: `Run ${run.id.slice(0, 8)}`, depth: 1, scope, body });
+}
+
+/** Where the run's time went, beside its duration; nothing for a run that kept none. */
+function timeFact(run: ReportRun): Markup {
+  const split = run.time ? timeSplitOf([run.time]) : null;
+  return split ? html`<dt>Where the time went</dt><dd>${timeBar(split, 'run-time')}</dd>` : html``;
 }
 
 /** The run's values, one `name = value` each, as the run was given them (secrets are stored masked). */

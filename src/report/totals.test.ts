@@ -7,7 +7,7 @@ function run(status: ReportRun['status'], kinds: ReportStepKind[], extra: Partia
   const steps = kinds.map((kind, index) => ({ index, kind, action: 'click (1, 1)', intent: null, target: null, durationMs: 10, thumb: null, page: null }));
   const counts = { cached: 0, relocated: 0, agent: 0, rejoined: 0 };
   for (const kind of kinds) counts[kind]++;
-  return { id: `run-${next++}`, task: 'Do it', taskId: 'key', mode: 'auto', status, startedAt: Date.UTC(2026, 10, 1), durationMs: 1000, agentCalls: 0, modelCalls: 0, tokens: 0, error: null, screenshot: null, steps, divergences: [], dialogs: [], counts, schedules: [], values: null, ...extra };
+  return { id: `run-${next++}`, task: 'Do it', taskId: 'key', mode: 'auto', status, startedAt: Date.UTC(2026, 10, 1), durationMs: 1000, agentCalls: 0, modelCalls: 0, tokens: 0, error: null, screenshot: null, steps, divergences: [], dialogs: [], counts, schedules: [], values: null, time: null, ...extra };
 }
 
 describe('totalsOf', () => {
@@ -55,8 +55,29 @@ describe('totalsOf', () => {
     ]);
   });
 
+  it('adds up where the time went over the runs that kept it, each part with its share of their time', () => {
+    const totals = totalsOf([
+      run('replayed', ['cached'], { time: { replayed: 600, checks: 300, waits: 0, agent: 0, other: 100 } }),
+      run('mixed', ['agent', 'rejoined'], { agentCalls: 1, time: { replayed: 200, checks: 100, waits: 500, agent: 2000, other: 200 } }),
+      // Stored before runs kept their time: left out, not counted as nothing spent.
+      run('replayed', ['cached']),
+    ]);
+    expect(totals.time).toEqual({
+      runs: 2,
+      totalMs: 4000,
+      ms: { replayed: 800, checks: 400, waits: 500, agent: 2000, other: 300 },
+      share: { replayed: 0.2, checks: 0.1, waits: 0.125, agent: 0.5, other: 0.075 },
+    });
+  });
+
+  it('has no time split where no run kept its time, and no share of time where none was spent', () => {
+    expect(totalsOf([run('replayed', ['cached'])]).time).toBeNull();
+    expect(totalsOf([run('failed', [], { time: { replayed: 0, checks: 0, waits: 0, agent: 0, other: 0 } })]).time).toMatchObject({ runs: 1, totalMs: 0, share: { replayed: 0, other: 0 } });
+  });
+
   it('has no share and no medians without runs', () => {
     const totals = totalsOf([]);
+    expect(totals.time).toBeNull();
     expect(totals.replayedShare).toBeNull();
     expect(totals.medianReplayedMs).toBeNull();
     expect(median([null, 3, 1])).toBe(2);

@@ -1,5 +1,6 @@
 import type { RunStatus } from '../store/columnValues.js';
 import { reportStepKinds, type ReportRun, type ReportStepKind } from './reportModel.js';
+import { timeSplitOf, type TimeSplit } from './timeSplit.js';
 
 /**
  * The figures a manager asks for, from the runs of a report. "Agent-only" figures are estimates of
@@ -28,6 +29,8 @@ export type Totals = {
   /** Median duration of runs replayed from the cache, and of runs the agent did alone; null without such runs. */
   medianReplayedMs: number | null;
   medianAgentMs: number | null;
+  /** Where the time went, over the runs that kept their time (runs stored before it was kept have none); null where none did. */
+  time: TimeSplit | null;
   /** The tasks and the recorded steps whose cached step could not be shown safe most often. */
   divergentTasks: { taskId: string | null; task: string; divergences: number; runs: number }[];
   divergentSteps: { taskId: string | null; task: string; nodeId: string | null; step: string; divergences: number; lastReason: string }[];
@@ -66,6 +69,7 @@ export function totalsOf(runs: readonly ReportRun[]): Totals {
     agentOnlyTokens: tokensPerCall === null ? null : Math.round(agentOnlyCalls * tokensPerCall),
     medianReplayedMs: median(runs.filter((run) => run.status === 'replayed').map((run) => run.durationMs)),
     medianAgentMs: median(runs.filter((run) => run.status === 'agent').map((run) => run.durationMs)),
+    time: timeSplitOf(runs.flatMap((run) => (run.time ? [run.time] : []))),
     divergentTasks: divergentTasks(runs),
     divergentSteps: divergentSteps(runs),
   };

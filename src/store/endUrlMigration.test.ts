@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,6 +8,7 @@ import { drizzle as pgDrizzle } from 'drizzle-orm/node-postgres';
 import { migrate as pgMigrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationsBefore } from '../../e2e/support/migrationsBefore.js';
 import { postgresSkipReason, startPostgres, type PostgresServer } from '../../e2e/support/postgresServer.js';
 import { migrationsFolder } from './open.js';
 import { PostgresStore } from './postgres/postgresStore.js';
@@ -19,18 +20,6 @@ import type { Store } from './store.js';
  * 0003 and 0004). A store from before, holding an end in its state, a damaged state and a state
  * that is not an object, upgrades on open: the end is read from the column, nothing fails.
  */
-type Journal = { entries: { tag: string }[] } & Record<string, unknown>;
-
-/** The migrations as they stood before the column: a folder of the journal's entries before `tag`. */
-function migrationsBefore(folder: string, tag: string, into: string): string {
-  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as Journal;
-  const shipped = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag === tag));
-  mkdirSync(join(into, 'meta'), { recursive: true });
-  for (const entry of shipped) copyFileSync(join(folder, `${entry.tag}.sql`), join(into, `${entry.tag}.sql`));
-  writeFileSync(join(into, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: shipped }));
-  return into;
-}
-
 const END = 'http://127.0.0.1:4010/done?id=7';
 const rows: [id: string, state: string | null][] = [
   ['ended', JSON.stringify({ typeMode: 'keys', endUrl: END, ahead: [] })],

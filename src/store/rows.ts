@@ -4,8 +4,9 @@
  * would check those too); rowTypes.check.ts fails the build when one drifts from the schema.
  *
  * JSON columns are parsed: `tags` and `paramNames` are `string[]`; node and step `action`,
- * `fingerprint`, `box`, `cropRect`, `masks` and `state` are `unknown`, to be validated by the caller,
- * which owns those shapes. `endsRun` is a boolean, `bytes` a Buffer, timestamps epoch milliseconds.
+ * `fingerprint`, `box`, `cropRect`, `masks` and `state`, and a run's `events` and `time`, are
+ * `unknown`, to be validated by the caller, which owns those shapes. `endsRun` is a boolean, `bytes`
+ * a Buffer, timestamps epoch milliseconds.
  */
 import type { RunStatus, StepKind, StepOutcome } from './columnValues.js';
 
@@ -100,6 +101,8 @@ export type RunRow = {
   events: unknown;
   /** The values the run was given, secrets masked; null for runs stored before values were kept. */
   params: Record<string, string> | null;
+  /** Where the run's time went (the engine's RunTime), to be validated by the reader; null before it was kept, for a run that never finished, or a damaged value. */
+  time: unknown;
 };
 export type RunStepRow = {
   id: number;
@@ -187,6 +190,13 @@ export interface FinishedRun {
   screenshotHash?: string | null;
   /** What the steps do not hold (the engine's RunEvents: dialogs, handovers with no step), as JSON. */
   events?: unknown;
+  /** Where the run's time went (the engine's RunTime), as JSON. */
+  time?: unknown;
+}
+
+/** A finished run's columns as both dialects write them: what the run did not give is null (no screenshot, events or time). */
+export function finishedRunColumns(run: FinishedRun): Required<FinishedRun> {
+  return { ...run, screenshotHash: run.screenshotHash ?? null, events: run.events ?? null, time: run.time ?? null };
 }
 
 /** A trajectory stored without a run: an imported recording. */

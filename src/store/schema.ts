@@ -22,6 +22,28 @@ function json<T>(name: string) {
   })(name);
 }
 
+/**
+ * JSON in a text column that is read as null when it does not parse: for a measurement (a run's
+ * time) a damaged value is one to leave out, never a reason to fail reading its row.
+ */
+function lenientJson<T>(name: string) {
+  return customType<{ data: T; driverData: string | null }>({
+    dataType: () => 'text',
+    toDriver: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
+    fromDriver: (value) => parsedOrNull(value) as T,
+  })(name);
+}
+
+/** JSON text parsed, or null where there is none or it does not parse (lenientJson; the PostgreSQL schema's too). */
+export function parsedOrNull(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 import { runStatuses, slotStatuses, slotTriggers, stepKinds, stepOutcomes } from './columnValues.js';
 
 export { runStatuses, slotStatuses, slotTriggers, stepKinds, stepOutcomes } from './columnValues.js';
@@ -125,6 +147,12 @@ export const runs = sqliteTable(
      * and a secret's value inside another value redacted. Null for runs stored before values were kept.
      */
     params: json<Record<string, string>>('params'),
+    /**
+     * Where the run's time went (the engine's RunTime, JSON; the reader validates it): replayed
+     * steps, checks, waits, the agent, the rest. Null for runs stored before it was kept, for runs
+     * that never finished (a killed run has no time), and where the text does not parse.
+     */
+    time: lenientJson<unknown>('time'),
   },
   (t) => [index('runs_status_idx').on(t.status), index('runs_job_idx').on(t.jobId)],
 );

@@ -15,7 +15,7 @@ import type {
 } from './rows.js';
 import { stripUndefined, UnreadableColumn, withNodeDefaults } from './rows.js';
 import { checkBlob, checkImportClash, deadProcessReason, leftByDeadProcess, inHashOrder, mergedTask, NO_IMAGES, thisHost } from './storeRules.js';
-import { nodeFromDriver, prepareStatements, type Statements } from './statements.js';
+import { finishRunValues, nodeFromDriver, prepareStatements, type Statements } from './statements.js';
 import { guardStore } from './guard.js';
 import { SqliteScheduleStore } from './sqliteScheduleStore.js';
 import { mergeBranchSync } from './branchMerge.js';
@@ -277,8 +277,7 @@ export class SqliteStore implements Store {
         }
         if (changes === 0) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
       }
-      // A raw placeholder: the JSON column's encoder does not run, so the events go as their text.
-      const { changes } = s.finishRun.run({ ...input.run, screenshotHash: input.run.screenshotHash ?? null, events: input.run.events === undefined || input.run.events === null ? null : JSON.stringify(input.run.events) });
+      const { changes } = s.finishRun.run(finishRunValues(input.run));
       if (changes === 0) throw new Error(`run ${input.run.id} was never begun (call beginRun first)`);
       for (const step of input.steps ?? []) s.insertStep.run({ ...NO_IMAGES, ...stripUndefined(step) });
     });

@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type Database from 'better-sqlite3';
 import type { RoteDatabase } from './open.js';
-import { UnreadableColumn, type NodeRow } from './rows.js';
+import { finishedRunColumns, UnreadableColumn, type FinishedRun, type NodeRow } from './rows.js';
 import { importNodeSet } from './importNodeSet.js';
 import { blobs, nodes, runSteps, runs, tasks } from './schema.js';
 
@@ -180,6 +180,7 @@ export function prepareStatements(db: RoteDatabase) {
           'error',
           'screenshotHash',
           'events',
+          'time',
         ]),
       )
       .where(eq(runs.id, p('id')))
@@ -217,6 +218,13 @@ export function prepareStatements(db: RoteDatabase) {
 }
 
 export type Statements = ReturnType<typeof prepareStatements>;
+
+/** finishRun's values: raw placeholders run no column encoder, so the JSON columns go as their text. */
+export function finishRunValues(run: FinishedRun): Required<FinishedRun> {
+  const columns = finishedRunColumns(run);
+  const text = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  return { ...columns, events: text(columns.events), time: text(columns.time) };
+}
 
 /**
  * Maps a raw `SELECT * FROM nodes` row (snake_case, driver values) to a NodeRow, as drizzle would,

@@ -362,6 +362,33 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
     });
   });
 
+  describe("a run's time", () => {
+    const time = { replayed: 600, checks: 250, waits: 100, agent: 0, other: 50 };
+
+    it('is kept as committed, as JSON text; a run committed without one, still running or interrupted has none', async () => {
+      const timed = await begin();
+      await store.commitRun({ task: task(), run: finished(timed, { time }) });
+      const untimed = await begin();
+      await store.commitRun({ run: finished(untimed) });
+      const running = await begin();
+      const killed = await begin(DEAD_PID);
+      await store.markInterruptedRuns();
+      const times = Object.fromEntries((await store.findRuns({})).map((run) => [run.id, run.time]));
+      expect(times).toEqual({ [timed]: time, [untimed]: null, [running]: null, [killed]: null });
+      expect((await store.listRuns(10)).find((run) => run.id === timed)?.time).toEqual(time);
+      // The same text on both dialects, as every JSON column, and SQL NULL (not the text 'null') for none.
+      expect(await harness.raw(store, 'SELECT "time" FROM runs WHERE id IN (?, ?) ORDER BY started_at', [timed, untimed])).toEqual([{ time: JSON.stringify(time) }, { time: null }]);
+    });
+
+    it('reads as none where its text is damaged, instead of failing the read of the runs', async () => {
+      const damaged = await begin();
+      await store.commitRun({ run: finished(damaged, { time }) });
+      await harness.raw(store, 'UPDATE runs SET "time" = ? WHERE id = ?', ['{"replayed": 6', damaged]);
+      expect((await store.findRuns({ ids: [damaged] }))[0]).toMatchObject({ id: damaged, status: 'agent', time: null });
+      expect((await store.listRuns(1))[0]?.time).toBeNull();
+    });
+  });
+
   describe('interrupted runs', () => {
     it('marks running runs of dead processes, and leaves live and finished ones', async () => {
       const dead = await begin(DEAD_PID);

@@ -4,7 +4,7 @@ import { guardStoreAsync } from '../guard.js';
 import { importedState, parsedStateText, patchedState } from '../statePatch.js';
 import { mergeBranch } from '../branchMerge.js';
 import { importNodeSet } from '../importNodeSet.js';
-import { stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type TaskRow, type TaskSummary } from '../rows.js';
+import { finishedRunColumns, stripUndefined, withNodeDefaults, type BeginRunInput, type CommitRunInput, type ImportedTrajectory, type NewBlob, type NewNodeRow, type NodeRow, type RunRow, type RunStepRow, type TaskRow, type TaskSummary } from '../rows.js';
 import { checkBlob, checkImportClash, deadProcessReason, leftByDeadProcess, inHashOrder, mergedTask, NO_IMAGES, thisHost } from '../storeRules.js';
 import type { RunFilter, Store } from '../store.js';
 import { childrenVia, GET_BLOB, GET_NODE, nodeList, subtreeQuery } from './nodeQueries.js';
@@ -209,11 +209,8 @@ export class PostgresStore implements Store {
       const updated = await tx.update(nodes).set(changes).where(eq(nodes.id, link.id));
       if (!updated.rowCount) throw new Error(`node ${link.id} (in nodeLinks) does not exist`);
     }
-    const { id, ...finished } = input.run;
-    const updated = await tx
-      .update(runs)
-      .set({ ...finished, screenshotHash: input.run.screenshotHash ?? null, events: input.run.events ?? null })
-      .where(eq(runs.id, id));
+    const { id, ...finished } = finishedRunColumns(input.run);
+    const updated = await tx.update(runs).set(finished).where(eq(runs.id, id));
     if (!updated.rowCount) throw new Error(`run ${id} was never begun (call beginRun first)`);
     const steps = (input.steps ?? []).map((step) => ({ ...NO_IMAGES, ...stripUndefined(step) }));
     if (steps.length > 0) await tx.insert(runSteps).values(steps);

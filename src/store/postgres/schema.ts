@@ -11,7 +11,7 @@
  * This file imports nothing from the project but the shared vocabulary, so drizzle-kit can load it.
  */
 import { bigint, boolean, customType, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { runStatuses, slotStatuses, slotTriggers, stepKinds, stepOutcomes } from '../schema.js';
+import { parsedOrNull, runStatuses, slotStatuses, slotTriggers, stepKinds, stepOutcomes } from '../schema.js';
 
 /** JSON in a text column, as ../schema.ts does it (a null binds as SQL NULL, not the text 'null'). */
 function json<T>(name: string) {
@@ -19,6 +19,15 @@ function json<T>(name: string) {
     dataType: () => 'text',
     toDriver: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
     fromDriver: (value) => (value === null ? null : JSON.parse(value)) as T,
+  })(name);
+}
+
+/** JSON in a text column, read as null when it does not parse, as ../schema.ts's lenientJson does it. */
+function lenientJson<T>(name: string) {
+  return customType<{ data: T; driverData: string | null }>({
+    dataType: () => 'text',
+    toDriver: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
+    fromDriver: (value) => parsedOrNull(value) as T,
   })(name);
 }
 
@@ -104,6 +113,8 @@ export const runs = pgTable(
     events: json<unknown>('events'),
     /** The values the run was given, as a report shows them (secrets masked); see the SQLite schema. */
     params: json<Record<string, string>>('params'),
+    /** Where the run's time went (RunTime, JSON); null before it was kept, for a run that never finished, or text that does not parse. */
+    time: lenientJson<unknown>('time'),
   },
   (t) => [index('runs_status_idx').on(t.status), index('runs_job_idx').on(t.jobId)],
 );
