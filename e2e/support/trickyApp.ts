@@ -30,6 +30,11 @@ export type TrickyState = {
   names: string[];
   /** /posts: the posts, top first, with their comment counts (a count two posts share on another load). */
   posts: { title: string; comments: number }[];
+  /**
+   * /note: what focusing the Note field does: nothing; opens a notice right over it (the field keeps
+   * the focus, the notice covers its middle); or puts an identical new field in its place, focused.
+   */
+  noteFocus: 'none' | 'cover' | 'replace';
 };
 
 const ORACLE = `<script>
@@ -185,6 +190,25 @@ function countdownPage(): string {
   );
 }
 
+function notePage(state: TrickyState): string {
+  const onFocus =
+    state.noteFocus === 'cover'
+      ? `var r = note.getBoundingClientRect(), d = document.createElement('div'); d.id = 'notice'; d.textContent = 'Your session ends in 1 minute';
+         d.style.cssText = 'position:absolute;background:#fffbcc;border:1px solid #c90;font-size:12px;padding:2px;left:' + (r.x + 40) + 'px;top:' + (r.y + window.scrollY - 4) + 'px;width:' + (r.width - 80) + 'px;height:' + (r.height + 8) + 'px';
+         document.body.appendChild(d);`
+      : state.noteFocus === 'replace'
+        ? `var copy = note.cloneNode(true); note.replaceWith(copy); copy.focus();`
+        : '';
+  return page(
+    'Note',
+    `<form method="post" action="/note"><label>Note <input name="note" id="note" style="width:300px"></label> <button type="submit">Save</button></form>
+<script>var once = false; document.getElementById('note').addEventListener('focus', function () { var note = this; if (once) return; once = true; ${onFocus} });</script>`,
+    `var note = document.querySelector('input[name=note]');
+     if (note.value !== params.note) { var a = o.at(note, 'Note'); a.actions.push({ type: 'type', text: params.note }); return a; }
+     return o.at(document.querySelector('button'), 'Save');`,
+  );
+}
+
 function importPage(): string {
   return page(
     'Import',
@@ -210,6 +234,7 @@ export async function startTrickyApp(): Promise<TrickyApp> {
       { title: 'A week in Lisbon', comments: 23 },
       { title: 'Notes on remote work', comments: 9 },
     ],
+    noteFocus: 'none',
   };
   const done: TrickyApp['done'] = [];
   let loads = 0;
@@ -235,6 +260,7 @@ export async function startTrickyApp(): Promise<TrickyApp> {
       '/entry': () => entryPage(loads++),
       '/countdown': countdownPage,
       '/import': importPage,
+      '/note': () => notePage(state),
       '/done': () => page('Done', '<p>Done.</p>', 'return o.done();'),
     };
     const render = pages[path];

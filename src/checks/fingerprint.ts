@@ -32,6 +32,14 @@ export type Target = {
   ownText: string;
   /** The role and name are the element's own, not those of the ancestor it speaks through (a bare icon in a cell). */
   roleOwn: boolean;
+  /** The element's id in its document (CDP's backend node id): two reads of one document name one element by it. */
+  domNode?: number;
+  /**
+   * Nothing stands over the middle of its box: the element (or something inside it) is what a
+   * click there would hit. Null where that cannot be told from the top page (inside a frame or a
+   * shadow root), and for an element with no box.
+   */
+  uncovered?: boolean | null;
 };
 
 /** The fingerprint is what identifies a target; box, state and context are evidence around it. */

@@ -86,12 +86,19 @@ const DESCRIBE_ELEMENT = `function (withIdentity) {
     (tag === 'input' && !/^(checkbox|radio|submit|button|reset|image|file|color|range|hidden)$/.test(type));
   // A container with the whole page in it shows no words of its own worth reading.
   var words = String(this.textContent || '').length <= 2000 ? ownText(this) : '';
-  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {} };
+  // What a click at the middle of its box would hit, in the top page only (a frame's or a shadow
+  // root's element answers through its host): the element itself, or nothing stands over it.
+  var uncovered = null;
+  if (document === window.document && window === window.top && this.getRootNode() === document && r.width > 0 && r.height > 0) {
+    var hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    uncovered = !!hit && (hit === this || this.contains(hit));
+  }
+  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {}, uncovered: uncovered };
 }`;
 
-type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity };
+type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity; uncovered: boolean | null };
 type AXValue = { value?: unknown };
-type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; properties?: { name: string; value: AXValue }[] };
+type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; backendDOMNodeId?: number; properties?: { name: string; value: AXValue }[] };
 
 const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 'InlineTextBox', 'LineBreak', 'LabelText']);
 
@@ -163,6 +170,9 @@ function toTarget(element: Described, nodes: AXNode[]): Target {
     identity: element.identity,
     ownText: element.ownText,
     roleOwn,
+    // The first node is the element's own (ignored or not): its DOM node names the element.
+    ...(typeof nodes[0]?.backendDOMNodeId === 'number' ? { domNode: nodes[0].backendDOMNodeId } : {}),
+    uncovered: element.uncovered,
   };
 }
 

@@ -1,7 +1,8 @@
 import pixelmatch from 'pixelmatch';
 import type { Page } from 'playwright';
 import sharp from 'sharp';
-import { isOver, pause, remainingMs, type Deadline } from '../progress/deadline.js';
+import { isOver, narrowed, pause, remainingMs, withinDeadline, type Deadline } from '../progress/deadline.js';
+import { cdpSession } from './cdp.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
 /** Margin kept around a target, so a crop shows its edges and what sits right against it. */
@@ -36,6 +37,38 @@ const VIEWPORT_CAPTURE_LIMIT_MS = 10_000;
 /** Playwright reads a timeout of 0 as "no timeout": a deadline already passed still gets 1 ms. */
 function captureTimeout(deadline: Deadline, limitMs: number): number {
   return Math.max(1, remainingMs(deadline, limitMs));
+}
+
+type LayoutMetrics = {
+  cssVisualViewport?: { pageX: number; pageY: number; scale?: number };
+  visualViewport: { pageX: number; pageY: number; scale: number };
+  contentSize: { width: number };
+  cssContentSize?: { width: number };
+};
+
+/**
+ * A clip of the viewport at CSS scale, as screenshotCrop takes it, in one CDP capture: no script
+ * runs in the page before or after (Playwright's screenshot hides the caret and waits for fonts
+ * in every frame first), so a read of the page can go on while the capture waits for its frame.
+ * The caret never matters to a check (the inside of a text control is masked), and a font still
+ * loading shows as a mismatch that the next shot settles. Each attempt is bounded by the crop's
+ * limit and the deadline.
+ */
+export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Promise<Buffer> {
+  return captureSettled(page, deadline, async () => {
+    const cdp = await cdpSession(page);
+    const capture = async () => {
+      // The clip is in the document's CSS pixels, scrolled and zoomed as the viewport is, as Playwright computes it.
+      const metrics = (await cdp.send('Page.getLayoutMetrics')) as unknown as LayoutMetrics;
+      const view = metrics.cssVisualViewport ?? metrics.visualViewport;
+      const zoom = metrics.visualViewport.scale || 1;
+      const deviceScale = metrics.cssContentSize?.width ? metrics.contentSize.width / metrics.cssContentSize.width || 1 : 1;
+      const documentClip = { x: view.pageX + clip.x, y: view.pageY + clip.y, width: Math.ceil(clip.width / zoom), height: Math.ceil(clip.height / zoom), scale: zoom / deviceScale };
+      const shot = await cdp.send('Page.captureScreenshot', { format: 'png', clip: documentClip, captureBeyondViewport: false });
+      return Buffer.from(shot.data, 'base64');
+    };
+    return withinDeadline(narrowed(deadline, CROP_CAPTURE_LIMIT_MS), capture(), 'capturing the target\'s crop');
+  });
 }
 
 /** A clip of the viewport at CSS scale; each attempt is bounded by the crop's own limit and the deadline. */
@@ -142,12 +175,21 @@ export async function matchCropStable(
   masks: readonly Box[],
   patience: Deadline,
   deadline: Deadline,
+  /** A crop of this clip already taken for this check (while the target was read), used as the first shot. */
+  first?: Buffer,
 ): Promise<{ mismatch: VisualMismatch | null; actual: Buffer; shots: number }> {
-  let actual = await screenshotCrop(page, clip, deadline);
+  let actual = first ?? (await captureCrop(page, clip, deadline));
   let shots = 1;
   let mismatch = await compareCrops(recorded, actual, masks);
+  if (mismatch && first) {
+    // A shot taken beside the target's read only speeds up a match: on a mismatch the crop is
+    // taken after the read, as it always was, even by a check that may not wait (a re-join's).
+    actual = await captureCrop(page, clip, deadline);
+    shots++;
+    mismatch = await compareCrops(recorded, actual, masks);
+  }
   while (mismatch && !isOver(patience) && !isOver(deadline)) {
-    const next = await screenshotCrop(page, clip, deadline);
+    const next = await captureCrop(page, clip, deadline);
     shots++;
     const settled = next.equals(actual);
     actual = next;

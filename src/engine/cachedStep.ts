@@ -1,6 +1,7 @@
 import { actionPoint, describeAction, withPoint } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
-import { beforeAction, settle } from '../checks/settle.js';
+import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
+import type { LookedTarget } from './cropProof.js';
 import { focusKept, markFocus } from './focusKept.js';
 import type { CheckPass } from './preCheck.js';
 import type { NextStep } from './nextCachedStep.js';
@@ -20,6 +21,9 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   // Loads before a step recorded after one are its own to expect.
   if (checked.node.state.navigatedBefore !== false) run.documents.account();
   run.detourAfterDialog = false;
+  // What this step's look showed may answer the next step's crop check, if the step does its work.
+  const looked = lookedTarget(run, checked, stepNumber);
+  run.env.looked = undefined;
   const before = beforeAction(run.page);
   const acting = Date.now();
   run.dialogs.beginStep(checked.node.state.dialogs ?? []);
@@ -37,15 +41,24 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   // A dialog the recording did not have, open while this step acted, may have swallowed its input.
   const dialog = acts ? run.dialogs.unexpectedSince(acting) : undefined;
   if (dialog && problem === undefined) problem = { reason: `an unexpected ${dialog} was open while step ${stepNumber} acted (it was dismissed): whether that step took effect cannot be shown`, kind: 'dialog' };
+  if (problem === undefined) run.env.looked = looked;
   const intent = run.intentOf(checked.node);
   // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.
   const point = actionPoint(checked.action);
   const stored = point ? withPoint(checked.node.action, point) : checked.node.action;
-  context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${intent ? ` - ${intent}` : ''}`);
-  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, actMs, nodeId: checked.node.id, crop: checked.crop });
+  const leaned = checked.looked?.by === 'step' ? checked.looked.step : undefined;
+  context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${leaned ? ` (its look shown by step ${leaned}'s crop)` : ''}${intent ? ` - ${intent}` : ''}`);
+  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, actMs, cropFrom: leaned, nodeId: checked.node.id, crop: checked.crop });
   run.ledger.noteUse(checked.node.id, true);
   run.stepDone(checked.node);
   return problem;
+}
+
+/** The element whose look this step showed, as the rule in cropProof.ts needs it; undefined when it showed none. */
+function lookedTarget(run: RunState, checked: CheckPass, stepNumber: number): LookedTarget | undefined {
+  const { looked, target } = checked;
+  if (!looked || target?.domNode === undefined) return undefined;
+  return { domNode: target.domNode, box: target.box, documents: navigationWatch(run.page).documentCount, window: run.env.window ?? 0, step: looked.by === 'step' ? looked.step : stepNumber };
 }
 
 /** The step's own work: a tool's call, or the action (a recorded wait is never replayed as time: its checks waited for what the page had to show). */

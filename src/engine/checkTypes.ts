@@ -8,6 +8,7 @@ import type { Deadline } from '../progress/deadline.js';
 import type { ToolRegistry } from '../tools/toolRegistry.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { CheckTimes } from './checkTimes.js';
+import type { LookedTarget } from './cropProof.js';
 
 export type CheckPass = {
   ok: true;
@@ -22,6 +23,11 @@ export type CheckPass = {
   target: Target | null;
   /** The live crop the visual check passed on (secrets painted over): the report's picture of the step. */
   crop?: Buffer;
+  /**
+   * How the target's look was shown: its crop compared now, or (a step typing into the element the
+   * step before compared) that step's comparison, by the rule in cropProof.ts. Absent: no crop applied.
+   */
+  looked?: { by: 'crop' } | { by: 'step'; step: number };
 };
 
 /** A check that did not pass: a Refusal with the step it refused and the evidence that says why. */
@@ -65,5 +71,7 @@ export type CheckEnvironment = {
   window?: number;
   /** Where the checks of the step being looked for add their time (see CheckTimes). */
   times?: CheckTimes;
+  /** The element the step just done compared its crop on, while it may answer the next step's (cropProof.ts). */
+  looked?: LookedTarget;
 };
 

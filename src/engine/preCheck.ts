@@ -10,7 +10,7 @@ import type { PageRegion } from '../checks/waitRegions.js';
 import { asBoolean, fold } from '../params/fold.js';
 import { renderTemplate } from '../params/template.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
-import { deadlineIn, narrowed, type Deadline } from '../progress/deadline.js';
+import { deadlineIn, isOver, narrowed, type Deadline } from '../progress/deadline.js';
 import { timed, type CheckName } from './checkTimes.js';
 import type { CheckEnvironment, CheckFail, CheckPass, CheckResult } from './checkTypes.js';
 import { targetOf } from './evidence.js';
@@ -19,7 +19,9 @@ import { setsOtherValue } from './paramBindings.js';
 import { describeWindow } from './runWindows.js';
 import { toolPreCheck } from './toolChecks.js';
 import { bindAction, staleWatch, unusedChangedParam } from './valueChecks.js';
-import { visualCheck } from './visualCheck.js';
+import { earlyCrop, visualCheck, type EarlyCrop } from './visualCheck.js';
+import { leanOnCrop } from './cropProof.js';
+import { navigationWatch } from '../checks/settle.js';
 import { renderWaitFor, waitForShown } from './waitCondition.js';
 
 export type { CheckEnvironment, CheckFail, CheckPass, CheckResult } from './checkTypes.js';
@@ -39,6 +41,10 @@ type Draft = {
   located?: { target: Target; kind: CheckPass['kind']; action: Action; alreadyDone: boolean; expectedName: string; recordedNow: string };
   /** The live crop the visual check passed on. */
   crop?: Buffer;
+  /** How the target's look was shown (set by the visual check). */
+  looked?: CheckPass['looked'];
+  /** The crop taken while the target was read, where the target is expected (set by the target check). */
+  early?: EarlyCrop;
 };
 
 /** One check before a cached step: a failure, or nothing when it passes. */
@@ -114,6 +120,11 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, pati
   return timed(env.times, 'wait', () => awaitRecordedMoment(draft, checked, options.alone === true));
 }
 
+/** A step that may have its crop check answered by the step before: no early crop is taken for it. */
+function mayLeanOnCrop(env: CheckEnvironment, action: Action): boolean {
+  return env.looked !== undefined && (action.type === 'type' || action.type === 'keypress');
+}
+
 function optionalFail(draft: Draft, reason: string | null | undefined): CheckFail | undefined {
   return reason ? fail(draft, reason) : undefined;
 }
@@ -145,6 +156,10 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   // A secret the recorded name showed is stored as {{name}}: the name is compared as this run's values render it.
   const recordedNow = recordedName(fingerprint, env.params);
   const expectedName = node.state.nameTemplate ? renderTemplate(node.state.nameTemplate, env.params) : recordedNow;
+  // The crop where the target was recorded is taken while the target is read: where the target
+  // is still there (the usual case) the visual check compares it without a second wait for a frame.
+  // A check that may not wait (a re-join's) reads first and captures after, as it always did: its one shot is its verdict.
+  if (!mayLeanOnCrop(env, draft.bound!) && !isOver(draft.patience)) draft.early = earlyCrop(env, node);
   const located = await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
   if (!located.ok) return fail(draft, located.reason);
   const { target, kind, action } = located.value;
@@ -164,16 +179,22 @@ async function checkLooks(draft: Draft): Promise<CheckFail | undefined> {
   const stateDiffers = node.state.checkedBefore != null && target.checked !== node.state.checkedBefore;
   const otherElement = fold(expectedName) !== fold(recordedNow);
   if (stateDiffers || otherElement || !node.cropHash || !node.cropRect) return undefined;
+  const leaned = leanOnCrop(env.looked, draft.located!.action, target, { documents: navigationWatch(env.page).documentCount, window: env.window ?? 0 });
+  if (leaned) {
+    draft.looked = { by: 'step', step: leaned.step };
+    return undefined;
+  }
   const recorded = await env.blob(node.cropHash);
   if (!recorded) return fail(draft, 'the recorded crop is missing from the store');
   // Damaged evidence is a refusal that says so, not a capture problem of the live page.
   if (!(await readableImage(node.cropHash, recorded))) {
     return fail(draft, `the recorded crop of this step (blob ${node.cropHash.slice(0, 12)}) cannot be read: the stored evidence is damaged, so the step cannot be shown safe`, { permanent: true });
   }
-  const checked = await visualCheck(env, node, target.box, recorded, draft.patience);
+  const checked = await visualCheck(env, node, target.box, recorded, draft.patience, draft.early);
   // The expected picture is the part compared (a target at the viewport's edge is compared on its part inside), so it lines up with the live one.
   if ('reason' in checked) return fail(draft, `the target looks different: ${checked.reason}`, { expected: checked.expected ?? recorded, actual: checked.actual, diff: checked.diff, ...('uncaptured' in checked ? { uncaptured: true } : {}) });
   if (checked.crop) draft.crop = checked.crop;
+  draft.looked = { by: 'crop' };
   return undefined;
 }
 
@@ -194,7 +215,7 @@ function passOf(draft: Draft): CheckPass {
   const { target, kind, action, alreadyDone } = draft.located;
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
   const liveTypeMode = typeMode === 'replace' && !target.hasText ? 'keys' : typeMode;
-  return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target, ...(draft.crop ? { crop: draft.crop } : {}) };
+  return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target, ...(draft.crop ? { crop: draft.crop } : {}), ...(draft.looked ? { looked: draft.looked } : {}) };
 }
 
 /** How long one check waits in the page for a wait's condition while other candidates wait to be polled. */

@@ -33,6 +33,12 @@ export type StepResult = {
   checks?: CheckTimings;
   /** For a cached or relocated step: milliseconds from its action's start to the page settled after it. */
   actMs?: number;
+  /**
+   * For a step that typed into the element the step before had just compared its crop on (same
+   * element, same box, same document, nothing over it): that step's number, whose comparison
+   * stood for this step's crop check (see docs/checks.md).
+   */
+  cropFrom?: number;
 };
 
 /** Where a cached step could not be shown safe, with the evidence that says why. */

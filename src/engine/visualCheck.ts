@@ -1,7 +1,7 @@
 import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
-import { compareCrops, insideViewport, matchCropStable } from '../checks/visual.js';
+import { captureCrop, compareCrops, insideViewport, matchCropStable } from '../checks/visual.js';
 import { firstLineOf } from '../errors/messageOf.js';
 import type { Deadline } from '../progress/deadline.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
@@ -22,7 +22,31 @@ function surroundings(rect: Box, box: Box): Box[] {
   ].filter((mask) => mask.width > 0 && mask.height > 0);
 }
 
-export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, patience: Deadline) {
+/** A crop taken while the target was being read, at the clip the recorded box gives. */
+export type EarlyCrop = { clip: Box; shot: Promise<Buffer | undefined> };
+
+/** The crop's clip for a target box: the recorded crop's rectangle, moved with the box. */
+function clipFor(rect: Box, box: Box): Box {
+  return { x: Math.round(box.x + rect.x), y: Math.round(box.y + rect.y), width: rect.width, height: rect.height };
+}
+
+function insideView(clip: Box, viewport: { width: number; height: number }): boolean {
+  return clip.x >= 0 && clip.y >= 0 && clip.x + clip.width <= viewport.width && clip.y + clip.height <= viewport.height;
+}
+
+/**
+ * Starts the crop where the recorded box puts it, to be compared only if the target is found there
+ * (visualCheck): the screenshot waits for a frame while the target's read goes on. A capture that
+ * fails is no crop; one not used is dropped.
+ */
+export function earlyCrop(env: CheckEnvironment, node: TrajectoryNode): EarlyCrop | undefined {
+  if (!node.cropHash || !node.cropRect || !node.box) return undefined;
+  const clip = clipFor(node.cropRect, node.box);
+  if (!insideView(clip, env.page.viewportSize() ?? { width: 1280, height: 720 })) return undefined;
+  return { clip, shot: captureCrop(env.page, clip, env.deadline).catch(() => undefined) };
+}
+
+export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, patience: Deadline, early?: EarlyCrop) {
   let recorded = recordedCrop;
   const rect = node.cropRect!;
   // The target itself is compared, not what stands beside it: which element it is, the identity
@@ -30,8 +54,8 @@ export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, l
   // another row picked by this run's value, a target that moved).
   let masks = [...node.masks, ...surroundings(rect, liveBox)];
   const viewport = env.page.viewportSize() ?? { width: 1280, height: 720 };
-  let clip = { x: Math.round(liveBox.x + rect.x), y: Math.round(liveBox.y + rect.y), width: rect.width, height: rect.height };
-  if (clip.x < 0 || clip.y < 0 || clip.x + clip.width > viewport.width || clip.y + clip.height > viewport.height) {
+  let clip = clipFor(rect, liveBox);
+  if (!insideView(clip, viewport)) {
     // A target at the viewport's edge that moved a little: the part of it inside is compared (which element it is, the identity said).
     const inside = await insideViewport(clip, liveBox, recorded, masks, viewport);
     if (!inside) return { reason: 'the target is mostly outside the viewport', expected: undefined, actual: undefined, diff: undefined };
@@ -39,7 +63,9 @@ export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, l
   }
   let matched: Awaited<ReturnType<typeof matchCropStable>>;
   try {
-    matched = await matchCropStable(env.page, clip, recorded, masks, patience, env.deadline);
+    // The early crop counts when the target is where it was taken: the same clip, the same moment as the read.
+    const first = early && sameClip(early.clip, clip) ? await early.shot : undefined;
+    matched = await matchCropStable(env.page, clip, recorded, masks, patience, env.deadline, first);
   } catch (error) {
     // A capture that fails (the page is navigating) is a check that did not pass yet, not a crash.
     return { reason: `the page could not be captured (${firstLineOf(error)})`, uncaptured: true, expected: undefined, actual: undefined, diff: undefined };
@@ -57,6 +83,10 @@ export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, l
   const hidden = await secretRegions(env.page, env.params, clip);
   if (hidden.length === 0) return { ...mismatch, expected };
   return { ...mismatch, expected, actual: await paintBoxes(mismatch.actual, hidden), ...(mismatch.diff ? { diff: await paintBoxes(mismatch.diff, hidden) } : {}) };
+}
+
+function sameClip(a: Box, b: Box): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
 /**

@@ -1,0 +1,30 @@
+import { expect, test } from '@playwright/test';
+import { captureCrop, compareCrops, screenshotCrop } from '../src/checks/visual.js';
+import { deadlineIn } from '../src/progress/deadline.js';
+
+/**
+ * A check's live crop (one CDP capture, captureCrop) must show what a recorded crop (Playwright's
+ * screenshot, screenshotCrop) shows of the same clip: on a scrolled page, at device scale 1 and 2.
+ */
+const PAGE = `<!doctype html><html><body style="margin:0;font:14px Arial">
+<div style="height:900px;background:linear-gradient(#fff,#ddd)"></div>
+<form><label>Name <input id="name" value="Ada"></label> <button type="button" style="background:#2a6;color:#fff">Save</button></form>
+<div style="height:900px"></div></body></html>`;
+
+for (const deviceScaleFactor of [1, 2]) {
+  test(`the same clip captured either way gives the same pixels at device scale ${deviceScaleFactor}, scrolled`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 600 }, deviceScaleFactor });
+    const page = await context.newPage();
+    await page.setContent(PAGE);
+    await page.evaluate('window.scrollTo(0, 700)');
+    const box = (await page.locator('button').boundingBox())!;
+    const clip = { x: Math.round(box.x - 6), y: Math.round(box.y - 6), width: Math.round(box.width + 12), height: Math.round(box.height + 12) };
+    const recorded = await screenshotCrop(page, clip, deadlineIn(5000));
+    const live = await captureCrop(page, clip, deadlineIn(5000));
+    expect(await compareCrops(recorded, live, [])).toBeNull();
+    // And it is the button, not what lay at that clip before the page scrolled.
+    await page.evaluate('window.scrollTo(0, 0)');
+    expect(await compareCrops(recorded, await captureCrop(page, clip, deadlineIn(5000)), [])).not.toBeNull();
+    await context.close();
+  });
+}

@@ -1,0 +1,49 @@
+import { expect } from '@playwright/test';
+import type { RunOptions } from '../src/engine/runOptions.js';
+import type { RunResult } from '../src/engine/runResult.js';
+import { appTest } from './support/appTest.js';
+import { oracleAgent } from './support/oracleAgent.js';
+import { startTrickyApp } from './support/trickyApp.js';
+
+/**
+ * A step that types into the field the step before just clicked has its crop check answered by
+ * that click's (same element, same box, same document, nothing over its middle: see
+ * src/engine/cropProof.ts). These pages try to make that proof stand where it must not.
+ */
+type Run = (params: Record<string, string>, options?: Partial<Omit<RunOptions, 'agent'>>) => Promise<RunResult>;
+const test = appTest(startTrickyApp).extend<{ run: Run }>({
+  run: async ({ runOn }, use) => use((params, options = {}) => runOn('/note', { task: 'Save the note {{note}}', params, ...options, agent: (page) => oracleAgent(page) })),
+});
+
+test('typing into the field just clicked leans on the click\'s crop, and the value arrives', async ({ app, run }) => {
+  await run({ note: 'first' });
+  const result = await run({ note: 'second' }, { mode: 'replay-only' });
+  expect(result.status, result.error).toBe('replayed');
+  const typed = result.steps.find((step) => step.action.type === 'type')!;
+  expect(typed.cropFrom).toBe(typed.index);
+  // The click before it had its own crop compared.
+  expect(result.steps[typed.index - 1]!.cropFrom).toBeUndefined();
+  expect(app.done.at(-1)!.fields.note).toBe('second');
+});
+
+test('a notice the click opened over the field is not leaned past: the crop is compared and the step is not replayed', async ({ app, run }) => {
+  await run({ note: 'first' });
+  app.set({ noteFocus: 'cover' });
+  const result = await run({ note: 'second' }, { mode: 'replay-only', checkTimeout: 800 });
+  expect(result.status).toBe('diverged');
+  const typed = result.divergences[0]!;
+  expect(typed.action?.type).toBe('type');
+  expect(typed.reason).toContain('looks different');
+  expect(app.done).toHaveLength(1);
+});
+
+test('a field replaced by an identical one when focused is another element: its crop is compared, not leaned on', async ({ app, run }) => {
+  await run({ note: 'first' });
+  app.set({ noteFocus: 'replace' });
+  const result = await run({ note: 'second' }, { mode: 'replay-only' });
+  expect(result.status, result.error).toBe('replayed');
+  const typed = result.steps.find((step) => step.action.type === 'type')!;
+  expect(typed.cropFrom).toBeUndefined();
+  expect(typed.checks?.visual).toBeGreaterThan(0);
+  expect(app.done.at(-1)!.fields.note).toBe('second');
+});
