@@ -181,9 +181,10 @@ export async function matchCropStable(
   let actual = first ?? (await captureCrop(page, clip, deadline));
   let shots = 1;
   let mismatch = await compareCrops(recorded, actual, masks);
-  if (mismatch && first) {
-    // A shot taken beside the target's read only speeds up a match: on a mismatch the crop is
-    // taken after the read, as it always was, even by a check that may not wait (a re-join's).
+  if (mismatch) {
+    // A first shot that differs is looked at once more, even by a check that may not wait (a
+    // re-join's): a frame taken while the page was still changing (a popup fading out) is no
+    // verdict, and a shot taken beside the target's read only ever speeds up a match.
     actual = await captureCrop(page, clip, deadline);
     shots++;
     mismatch = await compareCrops(recorded, actual, masks);

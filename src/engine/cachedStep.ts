@@ -48,7 +48,9 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   const stored = point ? withPoint(checked.node.action, point) : checked.node.action;
   const leaned = checked.looked?.by === 'step' ? checked.looked.step : undefined;
   context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${leaned ? ` (its look shown by step ${leaned}'s crop)` : ''}${intent ? ` - ${intent}` : ''}`);
-  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, actMs, cropFrom: leaned, nodeId: checked.node.id, crop: checked.crop });
+  // A step whose crop check leaned on the step before shows that step's crop in the report.
+  const picture = checked.crop ?? (leaned !== undefined ? looked?.crop : undefined);
+  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, actMs, cropFrom: leaned, nodeId: checked.node.id, crop: picture });
   run.ledger.noteUse(checked.node.id, true);
   run.stepDone(checked.node);
   return problem;
@@ -58,7 +60,8 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
 function lookedTarget(run: RunState, checked: CheckPass, stepNumber: number): LookedTarget | undefined {
   const { looked, target } = checked;
   if (!looked || target?.domNode === undefined) return undefined;
-  return { domNode: target.domNode, box: target.box, documents: navigationWatch(run.page).documentCount, window: run.env.window ?? 0, step: looked.by === 'step' ? looked.step : stepNumber };
+  const crop = checked.crop ?? (looked.by === 'step' ? run.env.looked?.crop : undefined);
+  return { domNode: target.domNode, box: target.box, documents: navigationWatch(run.page).documentCount, window: run.env.window ?? 0, step: looked.by === 'step' ? looked.step : stepNumber, ...(crop ? { crop } : {}) };
 }
 
 /** The step's own work: a tool's call, or the action (a recorded wait is never replayed as time: its checks waited for what the page had to show). */

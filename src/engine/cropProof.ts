@@ -17,6 +17,8 @@ export type LookedTarget = {
   window: number;
   /** The step (numbered from 1) whose crop was compared. */
   step: number;
+  /** That crop, as kept for the report (secrets painted over): the picture of a step that leans on it. */
+  crop?: Buffer;
 };
 
 /**
