@@ -259,7 +259,11 @@ export async function startCorpusApp(seed = 1): Promise<CorpusApp> {
     if (method === 'POST') {
       const fields = formFields(await readBody(req, 64 * 1024));
       submissions.push({ page: path.slice(1), fields });
-      return redirect(res, 303, `/saved?${new URLSearchParams(fields).toString()}`);
+      // Where a progress was stopped is the page's moment, not a value the task gave: in the saved
+      // page's address it would equal the target whenever a recording stopped right on it, and the
+      // end check would then hold every replay to that number (see docs/limits.md).
+      const shown = path === '/progress' ? {} : fields;
+      return redirect(res, 303, `/saved?${new URLSearchParams(shown).toString()}`);
     }
     switch (path) {
       case '/rows':

@@ -1,7 +1,8 @@
 import pixelmatch from 'pixelmatch';
 import type { Page } from 'playwright';
 import sharp from 'sharp';
-import { isOver, narrowed, pause, remainingMs, withinDeadline, type Deadline } from '../progress/deadline.js';
+import { isOver, narrowed, pause, remainingMs, type Deadline } from '../progress/deadline.js';
+import { oneCaptureAtATime } from './captureGate.js';
 import { cdpSession } from './cdp.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
@@ -67,14 +68,14 @@ export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Pr
       const shot = await cdp.send('Page.captureScreenshot', { format: 'png', clip: documentClip, captureBeyondViewport: false });
       return Buffer.from(shot.data, 'base64');
     };
-    return withinDeadline(narrowed(deadline, CROP_CAPTURE_LIMIT_MS), capture(), 'capturing the target\'s crop');
+    return oneCaptureAtATime(page, narrowed(deadline, CROP_CAPTURE_LIMIT_MS), "capturing the target's crop", capture);
   });
 }
 
 /** A clip of the viewport at CSS scale; each attempt is bounded by the crop's own limit and the deadline. */
 export async function screenshotCrop(page: Page, clip: Box, deadline: Deadline): Promise<Buffer> {
   return captureSettled(page, deadline, () =>
-    page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: captureTimeout(deadline, CROP_CAPTURE_LIMIT_MS) }),
+    oneCaptureAtATime(page, deadline, 'capturing a part of the page', () => page.screenshot({ clip, caret: 'hide', scale: 'css', animations: 'allow', timeout: captureTimeout(deadline, CROP_CAPTURE_LIMIT_MS) })),
   );
 }
 
@@ -224,7 +225,9 @@ async function captureSettled(page: Page, deadline: Deadline, capture: () => Pro
 
 /** The whole viewport (at device scale unless told otherwise); each attempt is bounded by the capture's own limit and the deadline. */
 export async function viewportScreenshot(page: Page, deadline: Deadline, options: { scale?: 'css' | 'device' } = {}): Promise<Buffer> {
-  return captureSettled(page, deadline, () => page.screenshot({ caret: 'hide', ...(options.scale ? { scale: options.scale } : {}), timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) }));
+  return captureSettled(page, deadline, () =>
+    oneCaptureAtATime(page, deadline, 'capturing the page', () => page.screenshot({ caret: 'hide', ...(options.scale ? { scale: options.scale } : {}), timeout: captureTimeout(deadline, VIEWPORT_CAPTURE_LIMIT_MS) })),
+  );
 }
 
 /**

@@ -113,6 +113,9 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, pati
     failed = await timed(env.times, check.name, () => check.run(draft));
     if (failed) break;
   }
+  // A crop taken early and not used (the target was not there) is not left running: whatever
+  // captures next, the agent's code too, would overlap it (see checks/captureGate.ts).
+  if (draft.early) await draft.early.shot;
   // A failure before the values were bound is the step's whatever the page shows later.
   if (failed && draft.bound === undefined) return failed;
   const checked = failed ?? passOf(draft);
