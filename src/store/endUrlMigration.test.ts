@@ -1,16 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { drizzle as sqliteDrizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate as sqliteMigrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { drizzle as pgDrizzle } from 'drizzle-orm/node-postgres';
-import { migrate as pgMigrate } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsBefore } from '../../e2e/support/migrationsBefore.js';
+import { postgresStoreBefore, sqliteStoreBefore } from '../../e2e/support/migrationsBefore.js';
 import { postgresSkipReason, startPostgres, type PostgresServer } from '../../e2e/support/postgresServer.js';
-import { migrationsFolder } from './open.js';
 import { PostgresStore } from './postgres/postgresStore.js';
 import { SqliteStore } from './sqliteStore.js';
 import type { Store } from './store.js';
@@ -42,12 +35,10 @@ describe('the end URL column, on a store from before it', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('SQLite: moves each end into the column and skips a damaged state', async () => {
-    const path = join(work, 'old.db');
-    const db = new Database(path);
-    sqliteMigrate(sqliteDrizzle(db), { migrationsFolder: migrationsBefore(migrationsFolder(), '0008_end_url', join(work, 'sqlite-migrations')) });
-    db.exec(insertTask);
-    for (const [id, state] of rows) db.prepare(insertNode(id).replace('true', '1').replace('false', '0')).run(state);
-    db.close();
+    const path = await sqliteStoreBefore(join(work, 'old.db'), '0008_end_url', work, (db) => {
+      db.exec(insertTask);
+      for (const [id, state] of rows) db.prepare(insertNode(id).replace('true', '1').replace('false', '0')).run(state);
+    });
     const store = await SqliteStore.open(path);
     try {
       await expectUpgraded(store);
@@ -65,18 +56,10 @@ describe('the end URL column, on a store from before it', () => {
     afterAll(async () => server?.stop());
 
     it('moves each end into the column and skips a damaged state, row by row', async () => {
-      const url = await server.createDatabase(`end_url_${process.pid}`);
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        const folder = migrationsBefore(join(migrationsFolder(), 'postgres'), '0003_end_url', join(work, 'pg-migrations'));
-        const { rows: schema } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
-        await pgMigrate(pgDrizzle(client), { migrationsFolder: folder, migrationsSchema: schema[0]!.schema, migrationsTable: '__drizzle_migrations' });
+      const url = await postgresStoreBefore(await server.createDatabase(`end_url_${process.pid}`), '0003_end_url', work, async (client) => {
         await client.query(insertTask);
         for (const [id, state] of rows) await client.query(insertNode(id).replace('?', '$1'), [state]);
-      } finally {
-        await client.end();
-      }
+      });
       const store = await PostgresStore.open(url);
       try {
         await expectUpgraded(store);

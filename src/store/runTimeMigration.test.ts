@@ -1,17 +1,10 @@
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { drizzle as sqliteDrizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate as sqliteMigrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { drizzle as pgDrizzle } from 'drizzle-orm/node-postgres';
-import { migrate as pgMigrate } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsBefore } from '../../e2e/support/migrationsBefore.js';
+import { postgresStoreBefore, sqliteStoreBefore } from '../../e2e/support/migrationsBefore.js';
 import { postgresSkipReason, startPostgres, type PostgresServer } from '../../e2e/support/postgresServer.js';
 import { finished } from '../../e2e/support/storeTestRows.js';
-import { migrationsFolder } from './open.js';
 import { PostgresStore } from './postgres/postgresStore.js';
 import { SqliteStore } from './sqliteStore.js';
 import type { Store } from './store.js';
@@ -35,11 +28,7 @@ describe("the run's time column, on a store from before it", () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('SQLite: an old run has no time, a new one keeps its own', async () => {
-    const path = join(work, 'old.db');
-    const db = new Database(path);
-    sqliteMigrate(sqliteDrizzle(db), { migrationsFolder: migrationsBefore(migrationsFolder(), '0010_run_time', join(work, 'sqlite-migrations')) });
-    db.exec(insertOldRun);
-    db.close();
+    const path = await sqliteStoreBefore(join(work, 'old.db'), '0010_run_time', work, (db) => db.exec(insertOldRun));
     const store = await SqliteStore.open(path);
     try {
       await expectUpgraded(store);
@@ -72,17 +61,9 @@ describe("the run's time column, on a store from before it", () => {
     afterAll(async () => server?.stop());
 
     it('an old run has no time, a new one keeps its own', async () => {
-      const url = await server.createDatabase(`run_time_${process.pid}`);
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        const folder = migrationsBefore(join(migrationsFolder(), 'postgres'), '0005_run_time', join(work, 'pg-migrations'));
-        const { rows: schema } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
-        await pgMigrate(pgDrizzle(client), { migrationsFolder: folder, migrationsSchema: schema[0]!.schema, migrationsTable: '__drizzle_migrations' });
+      const url = await postgresStoreBefore(await server.createDatabase(`run_time_${process.pid}`), '0005_run_time', work, async (client) => {
         await client.query(insertOldRun);
-      } finally {
-        await client.end();
-      }
+      });
       const store = await PostgresStore.open(url);
       try {
         await expectUpgraded(store);
