@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { captureCrop, compareCrops, screenshotCrop, viewportScreenshot } from '../src/checks/visual.js';
 import { deadlineIn } from '../src/progress/deadline.js';
 
@@ -11,14 +11,20 @@ const PAGE = `<!doctype html><html><body style="margin:0;font:14px Arial">
 <form><label>Name <input id="name" value="Ada"></label> <button type="button" style="background:#2a6;color:#fff">Save</button></form>
 <div style="height:900px"></div></body></html>`;
 
+/** The page scrolled to its button, and the button's crop clip (its box and a margin). */
+async function scrolledToButton(browser: Browser, deviceScaleFactor: number) {
+  const context = await browser.newContext({ viewport: { width: 800, height: 600 }, deviceScaleFactor });
+  const page = await context.newPage();
+  await page.setContent(PAGE);
+  await page.evaluate('window.scrollTo(0, 700)');
+  const box = (await page.locator('button').boundingBox())!;
+  const clip = { x: Math.round(box.x - 6), y: Math.round(box.y - 6), width: Math.round(box.width + 12), height: Math.round(box.height + 12) };
+  return { context, page, clip };
+}
+
 for (const deviceScaleFactor of [1, 2]) {
   test(`the same clip captured either way gives the same pixels at device scale ${deviceScaleFactor}, scrolled`, async ({ browser }) => {
-    const context = await browser.newContext({ viewport: { width: 800, height: 600 }, deviceScaleFactor });
-    const page = await context.newPage();
-    await page.setContent(PAGE);
-    await page.evaluate('window.scrollTo(0, 700)');
-    const box = (await page.locator('button').boundingBox())!;
-    const clip = { x: Math.round(box.x - 6), y: Math.round(box.y - 6), width: Math.round(box.width + 12), height: Math.round(box.height + 12) };
+    const { context, page, clip } = await scrolledToButton(browser, deviceScaleFactor);
     const recorded = await screenshotCrop(page, clip, deadlineIn(5000));
     const live = await captureCrop(page, clip, deadlineIn(5000));
     expect(await compareCrops(recorded, live, [])).toBeNull();
@@ -30,12 +36,7 @@ for (const deviceScaleFactor of [1, 2]) {
 }
 
 test('captures that overlap, of a crop and of the whole page, leave the page laid out in its own viewport', async ({ browser }) => {
-  const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
-  const page = await context.newPage();
-  await page.setContent(PAGE);
-  await page.evaluate('window.scrollTo(0, 700)');
-  const box = (await page.locator('button').boundingBox())!;
-  const clip = { x: Math.round(box.x - 6), y: Math.round(box.y - 6), width: Math.round(box.width + 12), height: Math.round(box.height + 12) };
+  const { context, page, clip } = await scrolledToButton(browser, 1);
   const recorded = await screenshotCrop(page, clip, deadlineIn(5000));
   // A crop taken early and dropped while the next capture starts, as a check does: Chromium
   // emulates a viewport of the clip's size for each, and overlapping ones restore each other's.
