@@ -1,11 +1,12 @@
 import { launchBrowser } from '../src/browser/launch.js';
-import { startIntakeApp } from '../src/demo/app/server.js';
+import { startIntakeApp, type Submission } from '../src/demo/app/server.js';
 import { demoAgent } from '../src/demo/demoAgent.js';
 import { DEMO_PATIENTS, INTAKE_TASK, submissionProblems, type PatientParams } from '../src/demo/patients.js';
 import { Rote } from '../src/rote.js';
 import { runBatch, succeeded } from '../src/scheduler/batch.js';
 import { browserSupply } from '../src/scheduler/browserSupply.js';
 import type { JobRow } from '../src/scheduler/rowParams.js';
+import { plainBatch } from './demoPlainScript.js';
 import { sampleTreeMemory, treeMemory } from './processMemory.js';
 
 /** One concurrency level of the batch figure. */
@@ -17,6 +18,11 @@ export type BatchLevel = {
   rightOnServer: number;
   wallMs: number;
   rowsPerMinute: number;
+  /**
+   * The same rows (other names, the same values otherwise) through a plain Playwright script of the
+   * same actions, at the same concurrency, right after the replayed batch: the speed with no checks.
+   */
+  plainRowsPerMinute: number;
   /** Peak memory (PSS) of this process and its Chromium processes while the batch ran, MiB. */
   peakTreeMiB: number;
 };
@@ -26,8 +32,9 @@ export type BatchFigures = { rows: number; idleTreeMiB: number; levels: BatchLev
 /**
  * Rows per minute of a batch of the demo app's intake task, every row replayed from the cache,
  * at 1, 2 and 4 browser contexts at once on one browser (as `rote run --rows --concurrency N`
- * runs it), each level on a fresh server, with the peak memory of the whole process tree. Measured,
- * never asserted: the figures go to the report.
+ * runs it), each level on a fresh server, with the peak memory of the whole process tree, and the
+ * same rows through the plain script at the same concurrency. Measured, never asserted: the
+ * figures go to the report.
  */
 export async function measureBatch(rowCount: number, levels: readonly number[], log: (line: string) => void): Promise<BatchFigures> {
   const app = await startIntakeApp();
@@ -52,18 +59,23 @@ export async function measureBatch(rowCount: number, levels: readonly number[], 
       const outcomes = await runBatch({ rote, browsers, task: INTAKE_TASK, tags: [], url: app.url, rows, concurrency, mode: 'replay-only' });
       const wallMs = Date.now() - started;
       const peak = memory.stop();
-      const right = patients.filter((patient) => submissionProblems(patient, app.submissions.find((submission) => submission.fields.first_name === patient.firstName && submission.fields.last_name === patient.lastName)).length === 0).length;
+      const plainRows = rowsOf(rowCount, concurrency, 'Plain');
+      const plainMs = await plainBatch(browser, app.url, plainRows, concurrency);
+      const plainRight = plainRows.filter((patient) => submissionProblems(patient, submittedFor(app.submissions, patient)).length === 0).length;
+      if (plainRight !== plainRows.length) throw new Error(`bench batch: the plain script left ${plainRows.length - plainRight} of ${plainRows.length} rows wrong on the server`);
+      const right = patients.filter((patient) => submissionProblems(patient, submittedFor(app.submissions, patient)).length === 0).length;
       const level: BatchLevel = {
         concurrency,
         rows: rows.length,
         replayed: outcomes.filter((outcome) => outcome.status === 'replayed' && succeeded(outcome)).length,
         rightOnServer: right,
         wallMs,
-        rowsPerMinute: Math.round((rows.length / wallMs) * 60_000 * 10) / 10,
+        rowsPerMinute: perMinute(rows.length, wallMs),
+        plainRowsPerMinute: perMinute(plainRows.length, plainMs),
         peakTreeMiB: Math.round(peak / 2 ** 20),
       };
       results.push(level);
-      log(`batch: ${rows.length} rows at concurrency ${concurrency}: ${level.rowsPerMinute} rows/min, ${level.replayed} replayed, ${right} right on the server, peak ${level.peakTreeMiB} MiB`);
+      log(`batch: ${rows.length} rows at concurrency ${concurrency}: ${level.rowsPerMinute} rows/min (plain script ${level.plainRowsPerMinute}), ${level.replayed} replayed, ${right} right on the server, peak ${level.peakTreeMiB} MiB`);
     }
     const first = results[0]!;
     const last = results.at(-1)!;
@@ -76,12 +88,20 @@ export async function measureBatch(rowCount: number, levels: readonly number[], 
   }
 }
 
-/** Rows of new patients, unique per level so a submission is found by name. */
-function rowsOf(count: number, level: number): PatientParams[] {
+function perMinute(rows: number, wallMs: number): number {
+  return Math.round((rows / wallMs) * 60_000 * 10) / 10;
+}
+
+function submittedFor(submissions: readonly Submission[], patient: PatientParams): Submission | undefined {
+  return submissions.find((submission) => submission.fields.first_name === patient.firstName && submission.fields.last_name === patient.lastName);
+}
+
+/** Rows of new patients, unique per level (and per runner) so a submission is found by name. */
+function rowsOf(count: number, level: number, runner = 'Bench'): PatientParams[] {
   const states = ['California', 'Texas', 'New York', 'Oregon'];
   const plans = ['basic', 'standard', 'premium'];
   return Array.from({ length: count }, (_, i) => ({
-    firstName: `Bench${level}x${i}`,
+    firstName: `${runner}${level}x${i}`,
     lastName: `Row${String.fromCharCode(65 + (i % 26))}${i}`,
     dob: `${String((i % 12) + 1).padStart(2, '0')}/${String((i % 28) + 1).padStart(2, '0')}/19${40 + (i % 50)}`,
     state: states[i % states.length]!,

@@ -10,26 +10,25 @@ import { httpOrigin } from './urlCheck.js';
  * fields a run filled in it are gone just as with the page's own reload. A frame's first document
  * (frames arriving with their page) does not, nor does any frame of another origin.
  */
-/** A page's frames are detached this long after its main frame committed a new document, as part of it. */
-const PAGE_TEARDOWN_MS = 200;
-
 class NavigationWatch {
   private pending = new Set<Request>();
   private commits = 0;
   /** New documents only: a commit that followed a navigation request (pushState and hash changes make none). */
   private documents = 0;
-  private lastMainCommit = 0;
-  /** Child frames that have shown a document: their next one is a new document of the page. */
-  private readonly loadedFrames = new WeakSet<Frame>();
+  /**
+   * Child frames that have shown a document (their next one is a new document of the page), each
+   * with the main frame's commit count when it last did: which of the page's documents it is part of.
+   */
+  private readonly loadedUnder = new WeakMap<Frame, number>();
 
   constructor(private readonly page: Page) {
     // Frames already showing a document when the watch begins (it begins with the run).
-    for (const frame of page.frames()) if (frame !== page.mainFrame() && frame.url() !== '' && frame.url() !== 'about:blank') this.loadedFrames.add(frame);
+    for (const frame of page.frames()) if (frame !== page.mainFrame() && frame.url() !== '' && frame.url() !== 'about:blank') this.loadedUnder.set(frame, 0);
     page.on('request', (request) => {
       if (!request.isNavigationRequest()) return;
       const frame = request.frame();
       // A frame's first document is part of its page arriving, not a load that loses anything.
-      if (frame === page.mainFrame() || (this.loadedFrames.has(frame) && this.watched(frame, request.url()))) this.pending.add(request);
+      if (frame === page.mainFrame() || (this.loadedUnder.has(frame) && this.watched(frame, request.url()))) this.pending.add(request);
     });
     const done = (request: Request) => this.pending.delete(request);
     page.on('requestfailed', done);
@@ -38,7 +37,6 @@ class NavigationWatch {
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) {
         this.commits++;
-        this.lastMainCommit = Date.now();
         if (this.pending.size > 0) this.documents++;
         this.pending.clear();
         return;
@@ -46,13 +44,17 @@ class NavigationWatch {
       const requested = [...this.pending].filter((request) => request.frame() === frame);
       requested.forEach((request) => this.pending.delete(request));
       if (requested.length > 0 && this.watched(frame, frame.url())) this.documents++;
-      this.loadedFrames.add(frame);
+      this.loadedUnder.set(frame, this.commits);
     });
     // A frame of the page's origin taken away while its page stays (replaced by a new one) takes
-    // what was entered in it along: a new document too. Frames leaving with their page do not count.
+    // what was entered in it along: a new document too. Frames leaving with their page do not
+    // count: its navigation is under way, or the frame was part of a document the main frame has
+    // left. Not a time since the main frame's commit: a fast replay swaps a frame within it.
     page.on('framedetached', (frame) => {
-      const withPage = [...this.pending].some((request) => request.frame() === page.mainFrame()) || Date.now() - this.lastMainCommit < PAGE_TEARDOWN_MS;
-      if (this.loadedFrames.has(frame) && !withPage && this.watched(frame, frame.url())) this.documents++;
+      const loadedUnder = this.loadedUnder.get(frame);
+      if (loadedUnder === undefined) return;
+      const withPage = [...this.pending].some((request) => request.frame() === page.mainFrame()) || loadedUnder < this.commits;
+      if (!withPage && this.watched(frame, frame.url())) this.documents++;
     });
   }
 

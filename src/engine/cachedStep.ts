@@ -29,6 +29,11 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   run.dialogs.beginStep(checked.node.state.dialogs ?? []);
   const acts = checked.action.type === 'tool' || (!checked.alreadyDone && checked.action.type !== 'wait');
   let problem = await act(run, checked, stepNumber);
+  // Not done at all: the step is not the run's, and the next turn diverges here with the reason.
+  if (problem?.notDone) {
+    run.ledger.noteUse(checked.node.id, false);
+    return problem;
+  }
   await settle(run.page, before, context);
   const actMs = Date.now() - acting;
   run.input.origins.checkPage(run.page, stepNumber);
@@ -77,7 +82,19 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number): Promi
   await run.input.origins.checkSecretTyping(page, checked.node.action, params, stepNumber);
   run.waits.acting();
   const focus = checked.action.type === 'type' ? await markFocus(page) : undefined;
+  // The last look before the action: a document that loaded since the checks (a frame swapped
+  // under the run) has taken the steps' entries along, and acting now would save an empty form
+  // under a run that says replayed (found by frames.spec.ts once the checks got faster).
+  if (checked.node.state.navigatedBefore === false && run.documents.unexplained() > 0) {
+    return { reason: `the page loaded a new document after step ${stepNumber}'s checks, before it acted, which the recording did not: what the steps before entered may be gone, so the step was not done`, kind: 'document', notDone: true };
+  }
+  const documents = navigationWatch(page).documentCount;
   await performAction(page, checked.action, checked.typeMode, context);
+  // One that loaded while the action's events went (a click is a move, a press and a release) may
+  // have taken them: the step may have acted on the new document, and the run cannot say it did its work.
+  if (checked.node.state.navigated === false && navigationWatch(page).documentCount !== documents) {
+    return { reason: `the page loaded a new document while step ${stepNumber} acted, which the recording did not: whether the step acted on what the steps before entered cannot be shown`, kind: 'document' };
+  }
   // Found by the fault suite: a field replaced while its keys went left it empty under a run that said replayed.
   if (focus && !(await focusKept(focus))) return { reason: `the field lost the focus while step ${stepNumber} typed (the page replaced or left it): whether the text arrived cannot be shown`, kind: 'focus' };
   return undefined;

@@ -69,7 +69,7 @@ const CHECKS: readonly NamedCheck[] = [
     // session bounced it) has lost what the steps before entered: filling on would submit a form
     // that is half empty. Known at once, and no waiting brings the lost values back.
     name: 'documents',
-    run: (draft) => (draft.node.state.navigatedBefore === false && (draft.env.unexplainedLoads?.() ?? 0) > 0 ? fail(draft, 'the page loaded a new document since the last step, which the recording did not: what the steps before entered may be gone', { permanent: true }) : undefined),
+    run: documentsCheck,
   },
   {
     // A step done in a window the page opened is done there, and one done in the page is not done in a window.
@@ -116,11 +116,17 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, pati
   // A crop taken early and not used (the target was not there) is not left running: whatever
   // captures next, the agent's code too, would overlap it (see checks/captureGate.ts).
   if (draft.early) await draft.early.shot;
+  // A document that loaded while the checks ran (a reload on a timer) explains whatever failed after it.
+  if (failed) failed = documentsCheck(draft) ?? failed;
   // A failure before the values were bound is the step's whatever the page shows later.
   if (failed && draft.bound === undefined) return failed;
   const checked = failed ?? passOf(draft);
   if (draft.awaited.length === 0) return checked;
   return timed(env.times, 'wait', () => awaitRecordedMoment(draft, checked, options.alone === true));
+}
+
+function documentsCheck(draft: Draft): CheckFail | undefined {
+  return draft.node.state.navigatedBefore === false && (draft.env.unexplainedLoads?.() ?? 0) > 0 ? fail(draft, 'the page loaded a new document since the last step, which the recording did not: what the steps before entered may be gone', { permanent: true }) : undefined;
 }
 
 /** A step that may have its crop check answered by the step before: no early crop is taken for it. */

@@ -58,10 +58,16 @@ export type RunInput = {
 
 /**
  * What the step before left for the next turn to read: it may not have done its work (a tool's
- * post-check failed, a dialog overlapped it, the field lost the focus), so the next cached step
+ * post-check failed, a dialog overlapped it, the field lost the focus, a document loaded while it
+ * acted), so the next cached step
  * diverges with this reason.
  */
-export type StepProblem = { reason: string; kind: 'tool' | 'dialog' | 'focus' };
+export type StepProblem = {
+  reason: string;
+  kind: 'tool' | 'dialog' | 'focus' | 'document';
+  /** The step did not act at all (a document loaded after its checks): it is not one of the run's steps. */
+  notDone?: true;
+};
 
 /**
  * What one run holds while it runs, shared by its turns (drive.ts): where it stands, what it has
