@@ -2,7 +2,7 @@ import { actionPoint, describeAction, withPoint } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
 import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
 import type { LookedTarget } from './cropProof.js';
-import { focusKept, markFocus } from './focusKept.js';
+import { focusKept, focusOnPageItself, markFocus } from './focusKept.js';
 import type { CheckPass } from './preCheck.js';
 import type { NextStep } from './nextCachedStep.js';
 import type { RunState, StepProblem } from './runState.js';
@@ -82,6 +82,12 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number): Promi
   await run.input.origins.checkSecretTyping(page, checked.node.action, params, stepNumber);
   run.waits.acting();
   const focus = checked.action.type === 'type' ? await markFocus(page) : undefined;
+  // The field the checks found may have been replaced since (found by the fault suite once the checks got faster).
+  const typesIntoField = checked.target !== null && checked.target.fingerprint.tag !== 'body' && checked.target.fingerprint.tag !== 'html';
+  if (focus && typesIntoField && (await focusOnPageItself(focus))) {
+    void focus.dispose().catch(() => undefined);
+    return { reason: `the field lost the focus after step ${stepNumber}'s checks, before it typed (the page replaced or left it): the step was not done`, kind: 'focus', notDone: true };
+  }
   // The last look before the action: a document that loaded since the checks (a frame swapped
   // under the run) has taken the steps' entries along, and acting now would save an empty form
   // under a run that says replayed (found by frames.spec.ts once the checks got faster).

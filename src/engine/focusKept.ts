@@ -29,3 +29,13 @@ export async function focusKept(mark: JSHandle): Promise<boolean> {
     void mark.dispose().catch(() => undefined);
   }
 }
+
+/**
+ * Whether the focus marked before typing is nowhere a text can go: no element, or the page
+ * itself. A field replaced after the step's checks (a re-render, a clone) leaves it there, and
+ * the keys would go nowhere while the run went on as if they had arrived.
+ */
+export async function focusOnPageItself(mark: JSHandle | undefined): Promise<boolean> {
+  if (!mark) return false;
+  return mark.evaluate((el) => !el || !(el instanceof Element) || el === el.ownerDocument.body || el === el.ownerDocument.documentElement).catch(() => false);
+}
