@@ -37,5 +37,6 @@ export async function focusKept(mark: JSHandle): Promise<boolean> {
  */
 export async function focusOnPageItself(mark: JSHandle | undefined): Promise<boolean> {
   if (!mark) return false;
-  return mark.evaluate((el) => !el || !(el instanceof Element) || el === el.ownerDocument.body || el === el.ownerDocument.documentElement).catch(() => false);
+  // nodeType, not instanceof: a field inside a frame is an Element of the frame's window, not of this one.
+  return mark.evaluate((el) => !el || (el as Node).nodeType !== 1 || el === (el as Element).ownerDocument.body || el === (el as Element).ownerDocument.documentElement).catch(() => false);
 }
