@@ -18,7 +18,8 @@ export async function markFocus(page: Page): Promise<JSHandle | undefined> {
 export async function focusKept(mark: JSHandle): Promise<boolean> {
   try {
     return await mark.evaluate((el) => {
-      if (!el || !(el instanceof Element) || el === el.ownerDocument.body) return true;
+      // nodeType, not instanceof: a field inside a frame is an Element of the frame's window.
+      if (!el || (el as Node).nodeType !== 1 || el === (el as Element).ownerDocument.body) return true;
       const active = el.ownerDocument.activeElement;
       return el.isConnected && active !== null && active !== el.ownerDocument.body;
     });
