@@ -77,6 +77,26 @@ for (const { page, rows } of FORMATS) {
   });
 }
 
+test('a native select opened by a click, typed into and taken with Enter (as computer-use models choose): each replay submits its own option with no agent call', async ({ app, runOn }) => {
+  const task = 'Save the shipping address';
+  const rows = [
+    { holder: 'Ann Reed', state: 'Ohio', city: 'Dayton' },
+    { holder: 'Bo Chen', state: 'Texas', city: 'Waco' },
+    { holder: 'Cy Diaz', state: 'Maine', city: 'Bangor' },
+    { holder: 'Di Kaur', state: 'Iowa', city: 'Ames' },
+  ];
+  const recorded = await runOn('/shipping', { task, params: rows[0]! });
+  expect(recorded.status, recorded.error).toBe('agent');
+  expect(recorded.steps.map((step) => step.action.type)).toEqual(['click', 'type', 'click', 'type', 'keypress', 'click', 'type', 'click']);
+  expect(app.submissions.at(-1)!.fields).toEqual(rows[0]);
+  for (const params of rows.slice(1)) {
+    const result = await runOn('/shipping', { task, params });
+    replayedFromCache(result, JSON.stringify(params));
+    // The list the click opened kept the option it opened on; the recorded Enter took that one back.
+    expect(app.submissions.at(-1)!.fields).toEqual(params);
+  }
+});
+
 test('a 15-field form where one field cannot be replayed: the agent fills that field alone, the run re-joins, and the next run replays it', async ({ app, runOn, rote, page }) => {
   const task = 'Send the membership application';
   const person = (i: number, birthDate: string) => ({

@@ -25,7 +25,8 @@ type Field =
   | { name: string; label: string; control: 'datetime-local'; given: GivenKind }
   /** A text field with a calendar that opens beside it (as jQuery UI's): the value is typed as given. */
   | { name: string; label: string; control: 'picker'; given: GivenKind }
-  | { name: string; label: string; control: 'select'; given: GivenKind; options: { value: string; label: string }[] }
+  /** `commit: 'enter'`: the option is typed into the list the click opened and taken with Enter, as computer-use models do. */
+  | { name: string; label: string; control: 'select'; given: GivenKind; options: { value: string; label: string }[]; commit?: 'enter' }
   | { name: string; label: string; control: 'checkbox'; given: GivenKind };
 
 /** `echo`: the page after saving shows the values in its URL, as many old apps' GET-after-POST do. */
@@ -95,6 +96,15 @@ export const FORM_PAGES: Record<string, FormPage> = {
       { name: 'country', label: 'Country', control: 'select', given: 'text', options: [{ value: '', label: 'Choose' }, { value: 'DE', label: 'Germany' }, { value: 'FR', label: 'France' }, { value: 'PT', label: 'Portugal' }, { value: 'US', label: 'United States' }] },
     ],
   },
+  shipping: {
+    title: 'Shipping address',
+    submit: 'Save address',
+    fields: [
+      { name: 'holder', label: 'Name', control: 'text' },
+      { name: 'state', label: 'State', control: 'select', given: 'text', commit: 'enter', options: [{ value: '', label: '--' }, ...['Iowa', 'Maine', 'Ohio', 'Texas', 'Utah'].map((state) => ({ value: state, label: state }))] },
+      { name: 'city', label: 'City', control: 'text' },
+    ],
+  },
   legacy: {
     title: 'Payment order',
     submit: 'Submit',
@@ -112,7 +122,7 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 
 function control(field: Field): string {
   const id = `f_${field.name}`;
-  const hints = `data-hint="${field.name}" data-given="${field.given ?? 'text'}" data-control="${field.control}"${'typed' in field && field.typed ? ` data-typed="${field.typed}"` : ''}`;
+  const hints = `data-hint="${field.name}" data-given="${field.given ?? 'text'}" data-control="${field.control}"${'typed' in field && field.typed ? ` data-typed="${field.typed}"` : ''}${'commit' in field && field.commit ? ` data-commit="${field.commit}"` : ''}`;
   switch (field.control) {
     case 'text':
     case 'password':
@@ -182,7 +192,8 @@ const ORACLE = `<script>
           if (el.getAttribute('data-given') === 'yesno' ? word === canonical : (o.value.toLowerCase() === canonical.toLowerCase() || word === canonical.toLowerCase())) want = o;
         }
         if (!want) return { done: true, answer: 'No option for ' + name };
-        if (el.value !== want.value) return click(el, 'Choose ' + name, [{ type: 'type', text: want.label }]);
+        var commit = el.getAttribute('data-commit') === 'enter' ? [{ type: 'keypress', keys: ['ENTER'] }] : [];
+        if (el.value !== want.value) return click(el, 'Choose ' + name, [{ type: 'type', text: want.label }].concat(commit));
         continue;
       }
       if (kind === 'datetime-local') {

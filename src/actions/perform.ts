@@ -145,10 +145,24 @@ export async function focusedSelectProblem(page: Page, text: string): Promise<st
   return found.ok ? undefined : found.reason;
 }
 
-/** Chooses the one option of the focused <select> that the text names (see chooseOption). */
+/**
+ * Runs in the page: whether the focused <select> shows its list of options (`:open`; false where
+ * the browser has no such pseudo-class, which is then also no way to tell).
+ */
+const FOCUSED_LIST_OPEN = `(function () {
+  try { return document.activeElement instanceof HTMLSelectElement && document.activeElement.matches(':open'); } catch (e) { return false; }
+})()`;
+
+/**
+ * Chooses the one option of the focused <select> that the text names (see chooseOption). A list
+ * the recorded click left open is closed first (Escape goes to the list, not the page): an open
+ * list keeps the option it was opened on, and the Enter a person pressed after typing into it
+ * would put that option back over the one chosen here.
+ */
 async function selectFocusedOption(page: Page, text: string): Promise<void> {
   const found = await focusedChoice(page, text);
   if (!found.ok) throw new Error(found.reason);
+  if ((await page.evaluate(FOCUSED_LIST_OPEN)) === true) await page.keyboard.press('Escape');
   const { index, value } = found.value;
   const problem = (await page.evaluate(`${CHOOSE_FOCUSED_OPTION}(${index}, ${JSON.stringify(value)})`)) as string | null;
   if (problem) throw new Error(problem);
