@@ -1,6 +1,7 @@
 import type { Frame, Page, Request } from 'playwright';
 import { remainingMs, type Deadline } from '../progress/deadline.js';
 import { CHANGE_LOG_JS } from './pageChanges.js';
+import { requestWatch } from './stepRequests.js';
 import { httpOrigin } from './urlCheck.js';
 
 /**
@@ -148,6 +149,8 @@ const STAYING = `(function () { if (window.__roteChangeLog) window.__roteChangeL
 export type BeforeAction = { commits: number; at: number };
 
 export function beforeAction(page: Page): BeforeAction {
+  // Installed before the action, so that it sees the requests the action starts.
+  requestWatch(page);
   return { commits: navigationWatch(page).commitCount, at: Date.now() };
 }
 
@@ -162,7 +165,9 @@ export type Settled = 'quiet' | 'bounded' | 'out-of-time';
 
 /**
  * Lets the page come to rest after an action: a navigation the action started has committed
- * and reached DOMContentLoaded, and the DOM has been quiet for a moment. Bounded by the run's
+ * and reached DOMContentLoaded, the fetch and XHR requests the action started (those begun by
+ * the time the DOM first fell quiet: a page's own polling later is not the step's) have ended, and
+ * the DOM has been quiet for a moment after them. Bounded by the run's
  * deadline and SETTLE_LIMIT_MS; a slow page is caught by the next step's checks, which wait for
  * their target.
  */
@@ -173,6 +178,7 @@ export async function settle(page: Page, before: BeforeAction, deadline: Deadlin
   const quietMs = options.quietMs ?? 40;
   const until = Math.min(deadline.at, Date.now() + SETTLE_LIMIT_MS);
   const watch = navigationWatch(page);
+  let requestsWaited = false;
   for (;;) {
     const remaining = Math.min(until - Date.now(), remainingMs(deadline));
     if (remaining <= 0 || deadline.signal?.aborted || page.isClosed()) return 'out-of-time';
@@ -196,6 +202,12 @@ export async function settle(page: Page, before: BeforeAction, deadline: Deadlin
     }
     // Quiet (or still changing at the bound), and nothing started meanwhile: settled. A torn-down
     // context means a navigation began.
-    if ((state === 'quiet' || state === 'bounded') && !watch.navigating && watch.commitCount === commitsBefore) return state;
+    if ((state === 'quiet' || state === 'bounded') && !watch.navigating && watch.commitCount === commitsBefore) {
+      const started = requestsWaited ? [] : requestWatch(page).startedSince(actionAt);
+      requestsWaited = true;
+      if (started.length === 0) return state;
+      // Then quiet again: what the answers change on the page is the action's too.
+      await requestWatch(page).ended(started, remaining);
+    }
   }
 }

@@ -25,6 +25,7 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   const looked = lookedTarget(run, checked, stepNumber);
   run.env.looked = undefined;
   const before = beforeAction(run.page);
+  const documentsBefore = navigationWatch(run.page).documentCount;
   const acting = Date.now();
   run.dialogs.beginStep(checked.node.state.dialogs ?? []);
   const acts = checked.action.type === 'tool' || (!checked.alreadyDone && checked.action.type !== 'wait');
@@ -35,6 +36,11 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     return problem;
   }
   await settle(run.page, before, context);
+  // A document that loaded while the step's work settled (a frame swapped while its save was on
+  // its way) may have cancelled that work: after the last step no next check would see it.
+  if (problem === undefined && acts && checked.node.state.navigated === false && navigationWatch(run.page).documentCount !== documentsBefore) {
+    problem = { reason: `the page loaded a new document while step ${stepNumber}'s work settled, which the recording did not: whether the step's work arrived cannot be shown`, kind: 'document' };
+  }
   const actMs = Date.now() - acting;
   run.input.origins.checkPage(run.page, stepNumber);
   if (checked.action.type !== 'wait') run.waits.acted();
