@@ -4,48 +4,28 @@
  * file checks, PostgreSQL's URL errors) is tested beside its own implementation.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { RoteError } from '../errors/roteError.js';
 import { UnreadableColumn, type NodeRow } from './rows.js';
 import { finished, node, task } from '../../e2e/support/storeTestRows.js';
 import { openStore, type Store } from './store.js';
-import { DIALECTS, storeHarness, type StoreHarness } from '../../e2e/support/storeHarness.js';
-import { postgresSkipReason } from '../../e2e/support/postgresServer.js';
+import { DIALECTS } from '../../e2e/support/storeHarness.js';
+import { freshStoreEachTest } from '../../e2e/support/storeSuite.js';
 
-const DEAD_PID = 2 ** 31 - 2; // above any Linux/macOS pid_max, so never a live process
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 /** The engine's rule, reduced for these rows: same action and URL. */
 const sameAction = (stored: NodeRow, fresh: NodeRow) => JSON.stringify(stored.action) === JSON.stringify(fresh.action) && stored.url === fresh.url;
 
 describe.each(DIALECTS)('Store on %s', (dialect) => {
-  // Where PostgreSQL is not installed its half is skipped, saying so (never in CI: postgresSkipReason).
-  const skipReason = dialect === 'postgres' ? postgresSkipReason() : undefined;
-  if (skipReason) {
-    it.skip(skipReason, () => {});
-    return;
-  }
-  let harness: StoreHarness;
-  let location: string;
+  const fresh = freshStoreEachTest(dialect);
+  if (!fresh) return;
+  const begin = fresh.begin.bind(fresh);
   let store: Store;
-  let runCounter = 0;
-
-  /** Begins a run and returns its id. */
-  async function begin(pid = process.pid, on: Store = store, jobId: string | null = null): Promise<string> {
-    const id = `run-${++runCounter}`;
-    await on.beginRun({ id, taskId: 'task-1', task: 'search for {{query}}', mode: 'auto', startedAt: 1000 + runCounter, pid, jobId });
-    return id;
-  }
-
-  beforeAll(async () => {
-    harness = await storeHarness(dialect);
-  }, 60_000);
-  afterAll(async () => harness?.dispose());
-  beforeEach(async () => {
-    location = await harness.fresh();
-    store = await openStore(location);
+  let location: string;
+  beforeEach(() => {
+    ({ store, location } = fresh);
   });
-  afterEach(async () => store.close());
 
   describe('open', () => {
     it('creates the schema and keeps data across opens (migrations already applied are a no-op)', async () => {
@@ -64,7 +44,7 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
 
     it('refuses a store a newer rote upgraded, saying so, instead of missing what its schema moved', async () => {
       const later = Date.UTC(2100, 0, 1);
-      await harness.raw(store, 'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)', ['from-a-newer-rote', later]);
+      await fresh.harness.raw(store, 'INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)', ['from-a-newer-rote', later]);
       const refused = await captureError(() => openStore(location));
       expect(refused).toMatchObject({ code: 'store', message: expect.stringContaining('was upgraded by a newer rote (its schema is of 2100-01-01T00:00:00.000Z') });
       expect((refused as Error).message).toContain('upgrade rote on this machine');
@@ -100,7 +80,7 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       ]);
 
       // Nulls stay SQL NULL (not the JSON text 'null'), so SQL can filter on them.
-      const [raw] = await harness.raw(store, 'SELECT fingerprint FROM nodes WHERE id = ?', [first.id]);
+      const [raw] = await fresh.harness.raw(store, 'SELECT fingerprint FROM nodes WHERE id = ?', [first.id]);
       expect(raw).toEqual({ fingerprint: null });
 
       // A later run: stats and links on existing nodes, and a task upsert merging paramNames.
@@ -169,7 +149,7 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       const hash = sha256(bytes);
       await store.commitRun({ task: task(), blobs: [{ hash, bytes }], run: finished(await begin()) });
       await store.commitRun({ blobs: [{ hash, bytes }, { hash, bytes }], run: finished(await begin()) });
-      const [counted] = await harness.raw(store, 'SELECT count(*) AS n, sum(size) AS size FROM blobs');
+      const [counted] = await fresh.harness.raw(store, 'SELECT count(*) AS n, sum(size) AS size FROM blobs');
       expect(Number(counted!.n)).toBe(1);
       expect(Number(counted!.size)).toBe(bytes.length);
       expect(await store.getBlob(hash)).toEqual(bytes);
@@ -298,7 +278,7 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       const good = node({ createdAt: 1 });
       const damaged = node({ createdAt: 2 });
       await store.commitRun({ task: task(), newNodes: [good, damaged], run: finished(await begin()) });
-      await harness.raw(store, 'UPDATE nodes SET action = ? WHERE id = ?', ['{"type": "cli', damaged.id]);
+      await fresh.harness.raw(store, 'UPDATE nodes SET action = ? WHERE id = ?', ['{"type": "cli', damaged.id]);
       const children = await store.children('task-1', null);
       expect(children.map((n) => n.id)).toEqual([good.id, damaged.id]);
       expect(children[0]!.action).toEqual({ type: 'click', target: 'button' });
@@ -355,113 +335,10 @@ describe.each(DIALECTS)('Store on %s', (dialect) => {
       expect((await store.listRuns(10)).map((r) => r.id)).toEqual([second, first]);
       expect(await store.listRuns(1)).toHaveLength(1);
       expect((await store.findRuns({ ids: [first] })).map((r) => r.id)).toEqual([first]);
-      expect((await store.findRuns({ since: 1000 + runCounter })).map((r) => r.id)).toEqual([second]);
+      expect((await store.findRuns({ since: 1000 + fresh.runsBegun })).map((r) => r.id)).toEqual([second]);
       expect(await store.findRuns({ taskIds: ['no-such-task'] })).toEqual([]);
       expect(await store.runIdsStartingWith(first, 5)).toEqual([first]);
       expect((await store.stepsOfRuns([first, second])).length).toBe(0);
-    });
-  });
-
-  describe("a run's time", () => {
-    const time = { replayed: 600, checks: 250, waits: 100, agent: 0, other: 50 };
-
-    it('is kept as committed, as JSON text; a run committed without one, still running or interrupted has none', async () => {
-      const timed = await begin();
-      await store.commitRun({ task: task(), run: finished(timed, { time }) });
-      const untimed = await begin();
-      await store.commitRun({ run: finished(untimed) });
-      const running = await begin();
-      const killed = await begin(DEAD_PID);
-      await store.markInterruptedRuns();
-      const times = Object.fromEntries((await store.findRuns({})).map((run) => [run.id, run.time]));
-      expect(times).toEqual({ [timed]: time, [untimed]: null, [running]: null, [killed]: null });
-      expect((await store.listRuns(10)).find((run) => run.id === timed)?.time).toEqual(time);
-      // The same text on both dialects, as every JSON column, and SQL NULL (not the text 'null') for none.
-      expect(await harness.raw(store, 'SELECT "time" FROM runs WHERE id IN (?, ?) ORDER BY started_at', [timed, untimed])).toEqual([{ time: JSON.stringify(time) }, { time: null }]);
-    });
-
-    it('reads as none where its text is damaged, instead of failing the read of the runs', async () => {
-      const damaged = await begin();
-      await store.commitRun({ run: finished(damaged, { time }) });
-      await harness.raw(store, 'UPDATE runs SET "time" = ? WHERE id = ?', ['{"replayed": 6', damaged]);
-      expect((await store.findRuns({ ids: [damaged] }))[0]).toMatchObject({ id: damaged, status: 'agent', time: null });
-      expect((await store.listRuns(1))[0]?.time).toBeNull();
-    });
-  });
-
-  describe('interrupted runs', () => {
-    it('marks running runs of dead processes, and leaves live and finished ones', async () => {
-      const dead = await begin(DEAD_PID);
-      const live = await begin(process.pid);
-      const done = await begin(DEAD_PID);
-      await store.commitRun({ task: task(), run: finished(done) });
-
-      expect(await store.markInterruptedRuns()).toBe(1);
-      const byId = new Map((await store.listRuns(10)).map((r) => [r.id, r]));
-      expect(byId.get(dead)).toMatchObject({ status: 'interrupted', error: expect.stringContaining(String(DEAD_PID)) });
-      expect(byId.get(dead)?.endedAt).toBeGreaterThan(0);
-      expect(byId.get(live)?.status).toBe('running');
-      expect(byId.get(done)?.status).toBe('agent');
-      expect(await store.markInterruptedRuns()).toBe(0);
-    });
-
-    it('runs at open', async () => {
-      await store.beginRun({ id: 'killed', taskId: null, task: 't', mode: 'auto', startedAt: 1, pid: DEAD_PID });
-      const again = await openStore(location);
-      try {
-        expect((await again.listRuns(1))[0]).toMatchObject({ id: 'killed', status: 'interrupted' });
-      } finally {
-        await again.close();
-      }
-    });
-
-    it('leaves the runs of another machine to that machine', async () => {
-      await store.beginRun({ id: 'elsewhere', taskId: null, task: 't', mode: 'auto', startedAt: 1, pid: DEAD_PID, host: 'another-host.invalid' });
-      expect(await store.markInterruptedRuns()).toBe(0);
-      expect((await store.listRuns(1))[0]).toMatchObject({ id: 'elsewhere', status: 'running', host: 'another-host.invalid' });
-    });
-
-    it('closes out the running runs of a queue job that is being run again', async () => {
-      const abandoned = await begin(process.pid, store, 'job-7');
-      const otherJob = await begin(process.pid, store, 'job-8');
-      expect(await store.markRunsOfJobInterrupted('job-7', 'the worker stopped; job-7 is being retried')).toBe(1);
-      const byId = new Map((await store.listRuns(10)).map((r) => [r.id, r]));
-      expect(byId.get(abandoned)).toMatchObject({ status: 'interrupted', jobId: 'job-7', error: 'the worker stopped; job-7 is being retried' });
-      expect(byId.get(otherJob)?.status).toBe('running');
-    });
-  });
-
-  describe('schedules', () => {
-    it('adds, lists, pauses and removes schedules, and takes each slot once', async () => {
-      const now = Date.now();
-      await store.schedules.add({ id: 's1', name: 'nightly', cron: '0 2 * * *', timezone: 'UTC', job: { task: 't' }, onFailure: null, enabled: true, createdAt: now, updatedAt: now });
-      expect((await store.schedules.list()).map((row) => row.name)).toEqual(['nightly']);
-      expect(await store.schedules.byName('nightly')).toMatchObject({ id: 's1', enabled: true, job: { task: 't' } });
-      const slot = { scheduleId: 's1', slotAt: 5000, pid: process.pid, startedAt: now, trigger: 'cron' as const };
-      expect(await store.schedules.beginSlot({ id: 'slot-a', ...slot })).toBe(true);
-      expect(await store.schedules.beginSlot({ id: 'slot-b', ...slot })).toBe(false);
-      expect(await store.schedules.isRunning('s1')).toBe(true);
-      await store.schedules.finishSlot('slot-a', { status: 'succeeded', summary: { rows: 1 } });
-      await store.schedules.passSlot({ id: 'slot-c', scheduleId: 's1', slotAt: 6000, status: 'missed', reason: 'no daemon' });
-      expect(await store.schedules.lastSlotAt('s1')).toBe(6000);
-      expect((await store.schedules.slots('s1', 10)).map((row) => [row.id, row.status])).toEqual([
-        ['slot-c', 'missed'],
-        ['slot-a', 'succeeded'],
-      ]);
-      expect(await store.schedules.setEnabled('nightly', false)).toBe(true);
-      expect(await store.schedules.byName('nightly')).toMatchObject({ enabled: false });
-      expect(await store.schedules.remove('nightly')).toBe(true);
-      expect(await store.schedules.remove('nightly')).toBe(false);
-      expect(await store.schedules.slots('s1', 10)).toEqual([]);
-    });
-
-    it('marks the running slots of dead processes on this machine interrupted', async () => {
-      const now = Date.now();
-      await store.schedules.add({ id: 's2', name: 'hourly', cron: '0 * * * *', timezone: 'UTC', job: {}, onFailure: null, enabled: true, createdAt: now, updatedAt: now });
-      await store.schedules.beginSlot({ id: 'dead', scheduleId: 's2', slotAt: 1, pid: DEAD_PID, startedAt: now, trigger: 'cron' });
-      await store.schedules.beginSlot({ id: 'remote', scheduleId: 's2', slotAt: 2, pid: DEAD_PID, host: 'another-host.invalid', startedAt: now, trigger: 'cron' });
-      expect(await store.schedules.markInterruptedSlots()).toBe(1);
-      expect(new Map((await store.schedules.slots('s2', 10)).map((row) => [row.id, row.status]))).toEqual(new Map([['remote', 'running'], ['dead', 'interrupted']]));
     });
   });
 });
