@@ -32,6 +32,23 @@ test('a hit with new values replays every step from the cache and submits the ne
   expect(submissionProblems(second, app.submissions[0])).toEqual([]);
 });
 
+test('two recordings that picked the plan by its value (Standard, then Basic) are one way on: a third value replays with no agent call', async ({ app, runIntake }) => {
+  // Recorded twice on purpose (mode record), as processes that record side by side leave a store.
+  const recordedBy = [first, third];
+  expect(recordedBy.map((patient) => patient.plan)).toEqual(['standard', 'basic']);
+  for (const patient of recordedBy) {
+    const { page, result } = await runIntake(patient, { mode: 'record' });
+    expect(result.status, result.error).toBe('agent');
+    await page.close();
+  }
+  app.reset();
+  const premium = { firstName: 'Barbara', lastName: 'Liskov', dob: '11/07/1939', state: 'California', plan: 'premium', reminders: true, notes: 'First visit' };
+  const { result } = await runIntake(premium, { mode: 'replay-only' });
+  expect(result.status, result.error).toBe('replayed');
+  expect(app.submissions).toHaveLength(1);
+  expect(submissionProblems(premium, app.submissions[0])).toEqual([]);
+});
+
 test('a popup over the target is caught before the click, and the agent detour is re-joined then replayed', async ({ app, recordIntake, runIntake }) => {
   await recordIntake(first);
   app.setPerturbations({ sessionPopup: true });

@@ -1,3 +1,5 @@
+import { actionPoint, type Action } from '../actions/action.js';
+import type { Box } from '../checks/geometry.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { narrowed } from '../progress/deadline.js';
 import type { BoundParams } from '../params/boundParams.js';
@@ -53,7 +55,9 @@ export async function resolveFork(input: {
     const checked = await preCheck(env, candidate, narrowed(env.deadline, 0));
     // Two steps that, with this run's values, type the same text into the same field (a date kept
     // literal that this value decides, beside the detour learned for it) are one way on.
-    if (checked.ok && !passes.some((pass) => sameBoundWork(pass, checked))) passes.push(checked);
+    // So are two that click the control this run's value names (a radio {{plan}}, recorded once on
+    // Basic and once on Standard): both found the same element, and act on it alike.
+    if (checked.ok && !passes.some((pass) => sameBoundWork(pass, checked) || sameValuePick(pass, checked))) passes.push(checked);
   }
   const endPasses = end?.fits === true && endUrlHolds(end.node, env);
   // A step whose control already holds the state it would set (a box ticked already) acts on
@@ -104,6 +108,38 @@ function sameTarget(a: TrajectoryNode, b: TrajectoryNode): boolean {
 /** The same action, bound with this run's values, on the same target, told apart the same way among look-alikes. */
 function sameBoundWork(a: CheckPass, b: CheckPass): boolean {
   return JSON.stringify(a.action) === JSON.stringify(b.action) && a.typeMode === b.typeMode && sameTarget(a.node, b.node);
+}
+
+/**
+ * Two steps recorded picking a control by a parameter's value (the same name template, the same
+ * role) that, with this run's value, found the very same element (its DOM node) and do the same
+ * action on it. Other recorded values make them two nodes; here they are one action.
+ */
+function sameValuePick(a: CheckPass, b: CheckPass): boolean {
+  const template = a.node.state.nameTemplate;
+  const liveNode = a.target?.domNode;
+  return (
+    template !== undefined &&
+    template === b.node.state.nameTemplate &&
+    a.node.fingerprint?.role === b.node.fingerprint?.role &&
+    liveNode !== undefined &&
+    liveNode === b.target?.domNode &&
+    sameActionOn(a.action, b.action, a.target!.box) &&
+    a.typeMode === b.typeMode
+  );
+}
+
+/** The same action, where a point may differ within the element both land on (each kept its recorded offset). */
+function sameActionOn(a: Action, b: Action, box: Box): boolean {
+  const pointA = actionPoint(a);
+  const pointB = actionPoint(b);
+  if (!pointA || !pointB) return JSON.stringify(a) === JSON.stringify(b);
+  const strip = (action: Action) => JSON.stringify({ ...action, x: 0, y: 0 });
+  return strip(a) === strip(b) && inside(pointA, box) && inside(pointB, box);
+}
+
+function inside(point: { x: number; y: number }, box: Box): boolean {
+  return point.x >= box.x && point.x <= box.x + box.width && point.y >= box.y && point.y <= box.y + box.height;
 }
 
 /** Whether the page is where a recorded run ended at this node (compareUrls says null for a match). */
