@@ -116,12 +116,21 @@ async function loadTiming(browser: Browser, url: string): Promise<{ firstPaintMs
   try {
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'load' });
-    return await page.evaluate(() => {
-      const paint = performance.getEntriesByName('first-contentful-paint')[0];
-      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-      if (!paint || !navigation) throw new Error('the browser reported no paint or navigation timing');
-      return { firstPaintMs: paint.startTime, loadMs: navigation.loadEventStart };
-    });
+    // The paint entry can be reported after the load event (seen once in a full run): wait for it, bounded.
+    return await page.evaluate(
+      () =>
+        new Promise<{ firstPaintMs: number; loadMs: number }>((resolve, reject) => {
+          const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+          const timer = setTimeout(() => reject(new Error('the browser reported no paint or navigation timing within 10 s')), 10_000);
+          new PerformanceObserver((entries, observer) => {
+            const paint = entries.getEntriesByName('first-contentful-paint')[0];
+            if (!paint || !navigation) return;
+            observer.disconnect();
+            clearTimeout(timer);
+            resolve({ firstPaintMs: paint.startTime, loadMs: navigation.loadEventStart });
+          }).observe({ type: 'paint', buffered: true });
+        }),
+    );
   } finally {
     await context.close();
   }
