@@ -95,6 +95,23 @@ const LABEL_CELL = 'width: 190px; padding: 5px 10px 5px 0; text-align: right; ve
 const INPUT_CELL = 'padding: 3px 0;';
 const TEXT_INPUT = 'width: 260px; height: 20px; border: 1px solid #7a7a7a; padding: 1px 3px; font-size: 13px; font-family: Verdana, Arial, sans-serif;';
 
+/** Delete posts the form to the endpoint where every destructive click is counted (see http.ts). */
+const DELETE_DRAFT_SCRIPT = `<script type="text/javascript">
+function deleteDraft() {
+  var form = document.getElementById('intake-form');
+  var values = {};
+  var data = new FormData(form);
+  data.forEach(function (value, key) { values[key] = String(value); });
+  fetch('/api/destructive', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ form: values })
+  }).then(function () {
+    document.getElementById('status').innerHTML = 'Draft deleted';
+  });
+}
+</script>`;
+
 /** The intake form page. */
 export function intakePage(p: Perturbations): string {
   const firstLabel = p.renamedLabel ? 'Given name' : 'First name';
@@ -138,21 +155,7 @@ ${plans}
 <td style="padding: 10px 0 2px 0;">${buttons} <span id="status" role="status" style="margin-left: 12px; color: #b00000; font-weight: bold;"></span></td></tr>
 </table>
 </form>
-<script type="text/javascript">
-function deleteDraft() {
-  var form = document.getElementById('intake-form');
-  var values = {};
-  var data = new FormData(form);
-  data.forEach(function (value, key) { values[key] = String(value); });
-  fetch('/api/destructive', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ form: values })
-  }).then(function () {
-    document.getElementById('status').innerHTML = 'Draft deleted';
-  });
-}
-</script>`;
+${DELETE_DRAFT_SCRIPT}`;
 
   const top = (p.banner ? BANNER : '') + (p.sessionPopup ? SESSION_POPUP : '');
   return layout('Patient intake', body, top);
