@@ -1,5 +1,7 @@
 import { expect, test, type Browser } from '@playwright/test';
-import { captureCrop, compareCrops, screenshotCrop, viewportScreenshot } from '../src/checks/visual.js';
+import sharp from 'sharp';
+import { captureCrop } from '../src/checks/cropCapture.js';
+import { compareCrops, screenshotCrop, viewportScreenshot } from '../src/checks/visual.js';
 import { deadlineIn } from '../src/progress/deadline.js';
 
 /**
@@ -45,5 +47,21 @@ test('captures that overlap, of a crop and of the whole page, leave the page lai
     expect(await page.evaluate('[innerWidth, innerHeight]')).toEqual([800, 600]);
   }
   expect(await compareCrops(recorded, await captureCrop(page, clip, deadlineIn(5000)), [])).toBeNull();
+  await context.close();
+});
+
+test('at device scale 1 a crop is cut from the whole viewport: the very pixels of the recorded crop', async ({ browser }) => {
+  const { context, page, clip } = await scrolledToButton(browser, 1);
+  const recorded = await screenshotCrop(page, clip, deadlineIn(5000));
+  const live = await captureCrop(page, clip, deadlineIn(5000));
+  const pixels = (png: Buffer) => sharp(png).ensureAlpha().raw().toBuffer();
+  expect((await pixels(live)).equals(await pixels(recorded))).toBe(true);
+  // And after the page scrolled, the clip cut from the viewport shows what is there now.
+  await page.evaluate('window.scrollTo(0, 0)');
+  expect((await pixels(await captureCrop(page, clip, deadlineIn(5000)))).equals(await pixels(recorded))).toBe(false);
+  // A clip past the viewport's edge is still taken, the clipped way, at its own size.
+  const edge = { x: 800 - 40, y: clip.y, width: 60, height: clip.height };
+  const { width, height } = await sharp(await captureCrop(page, edge, deadlineIn(5000))).metadata();
+  expect([width, height]).toEqual([60, clip.height]);
   await context.close();
 });

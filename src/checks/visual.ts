@@ -1,9 +1,8 @@
 import pixelmatch from 'pixelmatch';
 import type { Page } from 'playwright';
 import sharp from 'sharp';
-import { isOver, narrowed, pause, remainingMs, type Deadline } from '../progress/deadline.js';
+import { pause, remainingMs, type Deadline } from '../progress/deadline.js';
 import { oneCaptureAtATime } from './captureGate.js';
-import { cdpSession } from './cdp.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
 /** Margin kept around a target, so a crop shows its edges and what sits right against it. */
@@ -32,44 +31,12 @@ export function cropRectFor(box: Box, point: Point | undefined, viewport: { widt
 }
 
 /** A capture that takes longer than this is stuck (a page mid-navigation), not slow. */
-const CROP_CAPTURE_LIMIT_MS = 5000;
+export const CROP_CAPTURE_LIMIT_MS = 5000;
 const VIEWPORT_CAPTURE_LIMIT_MS = 10_000;
 
 /** Playwright reads a timeout of 0 as "no timeout": a deadline already passed still gets 1 ms. */
-function captureTimeout(deadline: Deadline, limitMs: number): number {
+export function captureTimeout(deadline: Deadline, limitMs: number): number {
   return Math.max(1, remainingMs(deadline, limitMs));
-}
-
-type LayoutMetrics = {
-  cssVisualViewport?: { pageX: number; pageY: number; scale?: number };
-  visualViewport: { pageX: number; pageY: number; scale: number };
-  contentSize: { width: number };
-  cssContentSize?: { width: number };
-};
-
-/**
- * A clip of the viewport at CSS scale, as screenshotCrop takes it, in one CDP capture: no script
- * runs in the page before or after (Playwright's screenshot hides the caret and waits for fonts
- * in every frame first), so a read of the page can go on while the capture waits for its frame.
- * The caret never matters to a check (the inside of a text control is masked), and a font still
- * loading shows as a mismatch that the next shot settles. Each attempt is bounded by the crop's
- * limit and the deadline.
- */
-export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Promise<Buffer> {
-  return captureSettled(page, deadline, async () => {
-    const cdp = await cdpSession(page);
-    const capture = async () => {
-      // The clip is in the document's CSS pixels, scrolled and zoomed as the viewport is, as Playwright computes it.
-      const metrics = (await cdp.send('Page.getLayoutMetrics')) as unknown as LayoutMetrics;
-      const view = metrics.cssVisualViewport ?? metrics.visualViewport;
-      const zoom = metrics.visualViewport.scale || 1;
-      const deviceScale = metrics.cssContentSize?.width ? metrics.contentSize.width / metrics.cssContentSize.width || 1 : 1;
-      const documentClip = { x: view.pageX + clip.x, y: view.pageY + clip.y, width: Math.ceil(clip.width / zoom), height: Math.ceil(clip.height / zoom), scale: zoom / deviceScale };
-      const shot = await cdp.send('Page.captureScreenshot', { format: 'png', clip: documentClip, captureBeyondViewport: false });
-      return Buffer.from(shot.data, 'base64');
-    };
-    return oneCaptureAtATime(page, narrowed(deadline, CROP_CAPTURE_LIMIT_MS), "capturing the target's crop", capture);
-  });
 }
 
 /** A clip of the viewport at CSS scale; each attempt is bounded by the crop's own limit and the deadline. */
@@ -163,44 +130,6 @@ export async function diffImage(recorded: Buffer, actual: Buffer, masks: readonl
   return sharp(diff, { raw: { width: expected.width, height: expected.height, channels: 4 } }).png().toBuffer();
 }
 
-/**
- * Playwright's stable-screenshot idea, one shot in the usual case: take the crop and compare;
- * on a mismatch keep taking it until two consecutive shots are equal (the page has settled)
- * or `patience` is over, and compare the last one. Each capture is bounded by `deadline` (the
- * run's): a check that may not wait still gets its one capture.
- */
-export async function matchCropStable(
-  page: Page,
-  clip: Box,
-  recorded: Buffer,
-  masks: readonly Box[],
-  patience: Deadline,
-  deadline: Deadline,
-  /** A crop of this clip already taken for this check (while the target was read), used as the first shot. */
-  first?: Buffer,
-): Promise<{ mismatch: VisualMismatch | null; actual: Buffer; shots: number }> {
-  let actual = first ?? (await captureCrop(page, clip, deadline));
-  let shots = 1;
-  let mismatch = await compareCrops(recorded, actual, masks);
-  if (mismatch) {
-    // A first shot that differs is looked at once more, even by a check that may not wait (a
-    // re-join's): a frame taken while the page was still changing (a popup fading out) is no
-    // verdict, and a shot taken beside the target's read only ever speeds up a match.
-    actual = await captureCrop(page, clip, deadline);
-    shots++;
-    mismatch = await compareCrops(recorded, actual, masks);
-  }
-  while (mismatch && !isOver(patience) && !isOver(deadline)) {
-    const next = await captureCrop(page, clip, deadline);
-    shots++;
-    const settled = next.equals(actual);
-    actual = next;
-    if (settled) break;
-    mismatch = await compareCrops(recorded, actual, masks);
-  }
-  return { mismatch, actual, shots };
-}
-
 /** Captures a page whose document is being swapped (a form posted, a redirect) may fail outright. */
 const CAPTURE_ATTEMPTS = 4;
 const CAPTURE_RETRY_PAUSE_MS = 150;
@@ -211,7 +140,7 @@ const CAPTURE_RETRY_PAUSE_MS = 150;
  * when that happens: a few attempts, each after a pause and the new document's load, all within
  * the deadline.
  */
-async function captureSettled(page: Page, deadline: Deadline, capture: () => Promise<Buffer>): Promise<Buffer> {
+export async function captureSettled(page: Page, deadline: Deadline, capture: () => Promise<Buffer>): Promise<Buffer> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await capture();

@@ -1,7 +1,8 @@
 import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
-import { captureCrop, compareCrops, insideViewport, matchCropStable } from '../checks/visual.js';
+import { captureCrop, matchCropStable } from '../checks/cropCapture.js';
+import { compareCrops, insideViewport } from '../checks/visual.js';
 import { firstLineOf } from '../errors/messageOf.js';
 import type { Deadline } from '../progress/deadline.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';

@@ -1,0 +1,116 @@
+import type { CDPSession, Page } from 'playwright';
+import sharp from 'sharp';
+import { isOver, narrowed, type Deadline } from '../progress/deadline.js';
+import { oneCaptureAtATime } from './captureGate.js';
+import { cdpSession } from './cdp.js';
+import type { Box } from './geometry.js';
+import { captureSettled, compareCrops, CROP_CAPTURE_LIMIT_MS, type VisualMismatch } from './visual.js';
+
+type LayoutMetrics = {
+  cssVisualViewport?: { pageX: number; pageY: number; clientWidth: number; clientHeight: number };
+  visualViewport: { pageX: number; pageY: number; scale: number; clientWidth: number; clientHeight: number };
+  contentSize: { width: number };
+  cssContentSize?: { width: number };
+};
+
+/**
+ * A clip of the viewport at CSS scale, as screenshotCrop takes it, in one CDP capture: no script
+ * runs in the page before or after (Playwright's screenshot hides the caret and waits for fonts
+ * in every frame first), so a read of the page can go on while the capture waits for its frame.
+ * The caret never matters to a check (the inside of a text control is masked), and a font still
+ * loading shows as a mismatch that the next shot settles. Each attempt is bounded by the crop's
+ * limit and the deadline.
+ *
+ * Where a CSS pixel is a device pixel (no device scale, no pinch zoom) the whole viewport is
+ * captured and the clip cut from it in Node: the same pixels (e2e/captureCrop.spec.ts), in one
+ * frame instead of two. Chromium takes a clipped capture by emulating a viewport of the clip's size
+ * and then restoring it, which costs a frame each way (33 ms against 16 ms here, measured on
+ * the intake form); the whole viewport, PNG-encoded for speed (lossless all the same), is cut in
+ * about a millisecond.
+ */
+export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Promise<Buffer> {
+  return captureSettled(page, deadline, async () => {
+    const cdp = await cdpSession(page);
+    const capture = async () => {
+      // The viewport is asked for beside the layout metrics, which say whether it can be cut from
+      // (one round trip, not two), unless the page's last crop could not be: it has a device scale.
+      const wholeAsked = cutLastTime.get(page) !== false ? captureViewport(cdp) : undefined;
+      const [metrics, early] = await Promise.all([cdp.send('Page.getLayoutMetrics') as unknown as Promise<LayoutMetrics>, wholeAsked]);
+      // The clip is in the document's CSS pixels, scrolled and zoomed as the viewport is, as Playwright computes it.
+      const view = metrics.cssVisualViewport ?? metrics.visualViewport;
+      const zoom = metrics.visualViewport.scale || 1;
+      const deviceScale = metrics.cssContentSize?.width ? metrics.contentSize.width / metrics.cssContentSize.width || 1 : 1;
+      const cuttable = zoom === 1 && deviceScale === 1;
+      cutLastTime.set(page, cuttable);
+      if (cuttable && insideViewport(clip, view)) {
+        const whole = early ?? (await captureViewport(cdp));
+        const cut = whole && (await cutFrom(whole, clip));
+        if (cut) return cut;
+      }
+      const documentClip = { x: view.pageX + clip.x, y: view.pageY + clip.y, width: Math.ceil(clip.width / zoom), height: Math.ceil(clip.height / zoom), scale: zoom / deviceScale };
+      const shot = await cdp.send('Page.captureScreenshot', { format: 'png', clip: documentClip, captureBeyondViewport: false });
+      return Buffer.from(shot.data, 'base64');
+    };
+    return oneCaptureAtATime(page, narrowed(deadline, CROP_CAPTURE_LIMIT_MS), "capturing the target's crop", capture);
+  });
+}
+
+/** Whether the page's last crop could be cut from its viewport (no device scale, no pinch zoom). */
+const cutLastTime = new WeakMap<Page, boolean>();
+
+/** The whole viewport at device scale, PNG-encoded for speed (lossless all the same); undefined when Chromium refuses it. */
+async function captureViewport(cdp: CDPSession): Promise<Buffer | undefined> {
+  const shot = await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false }).catch(() => undefined);
+  return shot && Buffer.from(shot.data, 'base64');
+}
+
+function insideViewport(clip: Box, view: { clientWidth: number; clientHeight: number }): boolean {
+  return Number.isInteger(clip.x) && Number.isInteger(clip.y) && Number.isInteger(clip.width) && Number.isInteger(clip.height) && clip.x >= 0 && clip.y >= 0 && clip.width > 0 && clip.height > 0 && clip.x + clip.width <= view.clientWidth && clip.y + clip.height <= view.clientHeight;
+}
+
+/** The clip cut from a capture of the whole viewport; undefined when the capture does not hold it (it is not the viewport at one pixel per CSS pixel). */
+async function cutFrom(whole: Buffer, clip: Box): Promise<Buffer | undefined> {
+  return sharp(whole)
+    .extract({ left: clip.x, top: clip.y, width: clip.width, height: clip.height })
+    .png()
+    .toBuffer()
+    .catch(() => undefined);
+}
+
+/**
+ * Playwright's stable-screenshot idea, one shot in the usual case: take the crop and compare;
+ * on a mismatch keep taking it until two consecutive shots are equal (the page has settled)
+ * or `patience` is over, and compare the last one. Each capture is bounded by `deadline` (the
+ * run's): a check that may not wait still gets its one capture.
+ */
+export async function matchCropStable(
+  page: Page,
+  clip: Box,
+  recorded: Buffer,
+  masks: readonly Box[],
+  patience: Deadline,
+  deadline: Deadline,
+  /** A crop of this clip already taken for this check (while the target was read), used as the first shot. */
+  first?: Buffer,
+): Promise<{ mismatch: VisualMismatch | null; actual: Buffer; shots: number }> {
+  let actual = first ?? (await captureCrop(page, clip, deadline));
+  let shots = 1;
+  let mismatch = await compareCrops(recorded, actual, masks);
+  if (mismatch) {
+    // A first shot that differs is looked at once more, even by a check that may not wait (a
+    // re-join's): a frame taken while the page was still changing (a popup fading out) is no
+    // verdict, and a shot taken beside the target's read only ever speeds up a match.
+    actual = await captureCrop(page, clip, deadline);
+    shots++;
+    mismatch = await compareCrops(recorded, actual, masks);
+  }
+  while (mismatch && !isOver(patience) && !isOver(deadline)) {
+    const next = await captureCrop(page, clip, deadline);
+    shots++;
+    const settled = next.equals(actual);
+    actual = next;
+    if (settled) break;
+    mismatch = await compareCrops(recorded, actual, masks);
+  }
+  return { mismatch, actual, shots };
+}
