@@ -40,9 +40,14 @@ export async function performAction(page: Page, action: Action, typeMode: TypeMo
     case 'type':
       await typeText(page, action.text, typeMode);
       return;
-    case 'keypress':
-      await page.keyboard.press(playwrightChord(action.keys));
+    case 'keypress': {
+      const chord = playwrightChord(action.keys);
+      // The Enter that took the option from the list a replay closed (see selectFocusedOption) has
+      // had its effect: pressed on the closed list, it would open it again over the page.
+      if (chord === 'Enter' && (await page.evaluate(ENTER_AFTER_CLOSED_LIST)) === true) return;
+      await page.keyboard.press(chord);
       return;
+    }
     case 'scroll':
       await page.mouse.move(action.x, action.y);
       await page.mouse.wheel(action.scroll_x, action.scroll_y);
@@ -115,12 +120,19 @@ const FOCUSED_OPTIONS = `(function () {
   return Array.prototype.map.call(select.options, function (o) { return { value: o.value, label: o.label }; });
 })()`;
 
-/** Runs in the page: chooses the focused <select>'s option at an index, as a person's pick would. */
-const CHOOSE_FOCUSED_OPTION = `(function (index, value) {
+/**
+ * Runs in the page: chooses the focused <select>'s option at an index, as a person's pick would.
+ * A list that was open when the choice began is marked as closed by the replay, until the select loses the focus.
+ */
+const CHOOSE_FOCUSED_OPTION = `(function (index, value, closedList) {
   var select = document.activeElement;
   if (!(select instanceof HTMLSelectElement)) return 'the focused element is no longer a <select>';
   var option = select.options[index];
   if (!option || option.value !== value) return 'the <select> changed its options while choosing';
+  if (closedList) {
+    select.__roteClosedList = true;
+    select.addEventListener('blur', function () { delete select.__roteClosedList; }, { once: true });
+  }
   select.selectedIndex = index;
   select.dispatchEvent(new Event('input', { bubbles: true }));
   select.dispatchEvent(new Event('change', { bubbles: true }));
@@ -146,6 +158,17 @@ export async function focusedSelectProblem(page: Page, text: string): Promise<st
 }
 
 /**
+ * Runs in the page: whether the focus is on a <select> whose list a replay closed to choose its
+ * option, still closed (the mark is taken either way: one Enter only).
+ */
+const ENTER_AFTER_CLOSED_LIST = `(function () {
+  var select = document.activeElement;
+  if (!(select instanceof HTMLSelectElement) || !select.__roteClosedList) return false;
+  delete select.__roteClosedList;
+  try { return !select.matches(':open'); } catch (e) { return false; }
+})()`;
+
+/**
  * Runs in the page: whether the focused <select> shows its list of options (`:open`; false where
  * the browser has no such pseudo-class, which is then also no way to tell).
  */
@@ -157,13 +180,16 @@ const FOCUSED_LIST_OPEN = `(function () {
  * Chooses the one option of the focused <select> that the text names (see chooseOption). A list
  * the recorded click left open is closed first (Escape goes to the list, not the page): an open
  * list keeps the option it was opened on, and the Enter a person pressed after typing into it
- * would put that option back over the one chosen here.
+ * would put that option back over the one chosen here. That Enter, replayed next, is then not
+ * pressed: it took the option and closed the list, which is done, and pressed on a closed list
+ * Chromium opens it again over the fields below (the next step's crop saw it).
  */
 async function selectFocusedOption(page: Page, text: string): Promise<void> {
   const found = await focusedChoice(page, text);
   if (!found.ok) throw new Error(found.reason);
-  if ((await page.evaluate(FOCUSED_LIST_OPEN)) === true) await page.keyboard.press('Escape');
+  const listOpen = (await page.evaluate(FOCUSED_LIST_OPEN)) === true;
+  if (listOpen) await page.keyboard.press('Escape');
   const { index, value } = found.value;
-  const problem = (await page.evaluate(`${CHOOSE_FOCUSED_OPTION}(${index}, ${JSON.stringify(value)})`)) as string | null;
+  const problem = (await page.evaluate(`${CHOOSE_FOCUSED_OPTION}(${index}, ${JSON.stringify(value)}, ${listOpen})`)) as string | null;
   if (problem) throw new Error(problem);
 }
