@@ -28,10 +28,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   report: ['errors', 'actions', 'store', 'trajectory', 'engine'],
   // The unattended runtime: it names agents but is given the table that makes them (the CLI's).
   scheduler: ['errors', 'progress', 'params', 'agent', 'browser', 'store', 'recordings', 'report', 'engine', 'rote'],
+  // The OpenAI-compatible caching proxy (issue 27): conversations as trees in the store.
+  proxy: ['errors', 'params', 'store', 'trajectory'],
   test: ['errors', 'actions', 'tools', 'store', 'recordings', 'engine', 'rote'],
   index: ['errors', 'progress', 'params', 'actions', 'checks', 'agent', 'browser', 'tools', 'store', 'trajectory', 'recorder', 'engine', 'rote', 'recordings', 'report'],
   demo: ['errors', 'progress', 'params', 'actions', 'checks', 'agent', 'browser', 'tools', 'store', 'trajectory', 'recorder', 'engine', 'rote', 'recordings', 'report', 'scheduler'],
-  cli: ['errors', 'progress', 'params', 'actions', 'checks', 'agent', 'browser', 'tools', 'store', 'trajectory', 'recorder', 'engine', 'rote', 'recordings', 'report', 'scheduler', 'demo'],
+  cli: ['errors', 'progress', 'params', 'actions', 'checks', 'agent', 'browser', 'tools', 'store', 'trajectory', 'recorder', 'engine', 'rote', 'recordings', 'report', 'scheduler', 'demo', 'proxy'],
 };
 
 /** Each vendor's package is imported where its adapter is, and nowhere else. */

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { accept, refuse, type Outcome } from '../errors/refusal.js';
+import { templateText, type DeclaredValues } from './declaredValues.js';
+import { templateJsonText } from './jsonTemplates.js';
+
+/**
+ * Where a chat completions request stands in a namespace's tree: the request's shape (the model,
+ * the tools and every setting that changes what the model answers) picks the tree's root, and each
+ * message, canonical and with the declared values templated, is one level below it.
+ *
+ * Canonical: what the client's library varies without meaning anything is left out. Tool call ids
+ * are minted by the upstream on each answer, so an assistant's tool calls are keyed by name and
+ * arguments, and a tool result by the position of the call it answers. Keys are written in one order;
+ * a string's content and the array of text parts that says the same are one level.
+ */
+export type ChatKey = {
+  /** A hash of the settings that are part of the key (everything but the messages and how the answer is delivered). */
+  shape: string;
+  /** One canonical string per message, values templated. */
+  levels: string[];
+  /** The declared values that appear in the messages. */
+  used: Set<string>;
+};
+
+/** How the answer is delivered, or who asked: not what the model is asked, so not part of the key. */
+const DELIVERY_FIELDS = new Set(['messages', 'stream', 'stream_options', 'user', 'metadata', 'store', 'service_tier', 'safety_identifier', 'prompt_cache_key']);
+
+type Body = Record<string, unknown>;
+type Message = Record<string, unknown>;
+
+export function chatKey(body: Body, values: DeclaredValues): Outcome<ChatKey> {
+  const settings = Object.fromEntries(Object.entries(body).filter(([field]) => !DELIVERY_FIELDS.has(field)));
+  const shape = createHash('sha256').update(canonicalJson(settings)).digest('hex');
+  const messages = body.messages as Message[];
+  const used = new Set<string>();
+  const levels: string[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    const level = canonicalMessage(messages, index, values, used);
+    if (!level.ok) return refuse(`message ${index}: ${level.reason}`);
+    levels.push(level.value);
+  }
+  return accept({ shape, levels, used });
+}
+
+function canonicalMessage(messages: readonly Message[], index: number, values: DeclaredValues, used: Set<string>): Outcome<string> {
+  const message = messages[index]!;
+  const text = (value: string): Outcome<string> => {
+    const templated = templateText(value, values);
+    if (!templated.ok) return templated;
+    templated.value.used.forEach((name) => used.add(name));
+    return accept(templated.value.text);
+  };
+  const out: Record<string, unknown> = { role: message.role };
+  if (typeof message.name === 'string') out.name = message.name;
+  const content = canonicalContent(message.content, text);
+  if (!content.ok) return content;
+  if (content.value !== undefined) out.content = content.value;
+  if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
+    const calls: unknown[] = [];
+    for (const call of message.tool_calls as Record<string, unknown>[]) {
+      const fn = (call.function ?? {}) as Record<string, unknown>;
+      const args = templateJsonText(String(fn.arguments ?? ''), values);
+      if (!args.ok) return args;
+      args.value.used.forEach((name) => used.add(name));
+      calls.push({ type: call.type ?? 'function', name: fn.name, arguments: args.value.text });
+    }
+    out.tool_calls = calls;
+  }
+  if (message.role === 'tool') {
+    const answered = callPosition(messages, index, message.tool_call_id);
+    if (answered === undefined) return refuse(`it answers tool call ${JSON.stringify(message.tool_call_id)}, which no assistant message before it made`);
+    out.answers = answered;
+  }
+  return accept(canonicalJson(out));
+}
+
+/** A string, or an array of parts: text parts templated (an array of text parts alone is the string they make). */
+function canonicalContent(content: unknown, text: (value: string) => Outcome<string>): Outcome<unknown> {
+  if (content === undefined || content === null) return accept(undefined);
+  if (typeof content === 'string') return text(content);
+  if (!Array.isArray(content)) return refuse('its content is neither a string nor an array of parts');
+  const parts = content as Record<string, unknown>[];
+  if (parts.every((part) => part.type === 'text')) return text(parts.map((part) => String(part.text ?? '')).join(''));
+  const out: unknown[] = [];
+  for (const part of parts) {
+    if (part.type !== 'text') {
+      out.push(part);
+      continue;
+    }
+    const templated = text(String(part.text ?? ''));
+    if (!templated.ok) return templated;
+    out.push({ type: 'text', text: templated.value });
+  }
+  return accept(out);
+}
+
+/** Which call of the last assistant message before `index` the id names ("2" for its third), across that message's calls. */
+function callPosition(messages: readonly Message[], index: number, id: unknown): string | undefined {
+  for (let at = index - 1; at >= 0; at--) {
+    const message = messages[at]!;
+    if (message.role !== 'assistant') continue;
+    const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Record<string, unknown>[]) : [];
+    const position = calls.findIndex((call) => call.id === id);
+    return position >= 0 ? String(position) : undefined;
+  }
+  return undefined;
+}
+
+/** JSON with every object's keys in sorted order: the same value, the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
+  );
+}
