@@ -277,7 +277,7 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
       return reject('Responses output items cannot answer a chat completions request.');
     }
     const usage = ('usage' in reply && reply.usage) || DEFAULT_USAGE;
-    send(res, entry, 200, {
+    const completion = {
       id: id('chatcmpl'),
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
@@ -285,7 +285,9 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
       choices: [{ index: 0, message: assistant, logprobs: null, finish_reason: finish }],
       usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
       system_fingerprint: 'fp_fake',
-    });
+    };
+    if (body.stream === true) return sendChatStream(res, entry, completion, (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true);
+    send(res, entry, 200, completion);
   }
 
   const server = createServer((req, res) => {
@@ -363,6 +365,33 @@ function sendHttp(res: ServerResponse, entry: RecordedRequest, reply: { http: nu
       resolve();
     }, reply.delayMs ?? 0);
   });
+}
+
+/**
+ * A chat completion as OpenAI streams it: chunks that share id and created, the role first, the
+ * text in pieces, each tool call's id and name and then its arguments in two pieces, the finish
+ * reason in the last choice chunk, a usage chunk with no choices when asked for, then [DONE].
+ */
+function sendChatStream(res: ServerResponse, entry: RecordedRequest, completion: { id: string; created: number; model: string; choices: { message: Record<string, unknown>; finish_reason: string }[]; usage: unknown }, includeUsage: boolean): void {
+  entry.status = 200;
+  const { message, finish_reason: finish } = completion.choices[0]!;
+  const base = { id: completion.id, object: 'chat.completion.chunk', created: completion.created, model: completion.model, system_fingerprint: 'fp_fake', ...(includeUsage ? { usage: null } : {}) };
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
+  const chunks: unknown[] = [chunk({ role: 'assistant', content: '', refusal: null })];
+  const content = typeof message.content === 'string' ? message.content : '';
+  for (let at = 0; at < content.length; at += 7) chunks.push(chunk({ content: content.slice(at, at + 7) }));
+  const calls = (Array.isArray(message.tool_calls) ? message.tool_calls : []) as { id: string; function: { name: string; arguments: string } }[];
+  calls.forEach((call, index) => {
+    const half = Math.floor(call.function.arguments.length / 2);
+    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
+    chunks.push(chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments.slice(0, half) } }] }));
+    chunks.push(chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments.slice(half) } }] }));
+  });
+  chunks.push(chunk({}, finish));
+  if (includeUsage) chunks.push({ ...base, choices: [], usage: completion.usage });
+  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'x-request-id': `req_fake_${Date.now()}` });
+  for (const one of chunks) res.write(`data: ${JSON.stringify(one)}\n\n`);
+  res.end('data: [DONE]\n\n');
 }
 
 function send(res: ServerResponse, entry: RecordedRequest | undefined, status: number, value: unknown, headers: Record<string, string> = {}): void {

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import OpenAI from 'openai';
+import { MemoryConversationTree } from '../src/proxy/conversationTree.js';
+import { startProxy, type RunningProxy } from '../src/proxy/proxyServer.js';
+import { startFakeOpenAI, type FakeBrain, type FakeOpenAI } from './support/fakeOpenAI.js';
+
+/**
+ * `rote proxy` for chat completions, driven by the real openai client as an agent whose code we
+ * do not own: a tool-calling loop that fills a record, through the proxy, against a scripted
+ * upstream that speaks the wire format and counts its calls.
+ */
+const FIELDS = ['first', 'last', 'city', 'qty', 'plan'] as const;
+type Row = Record<(typeof FIELDS)[number], string>;
+const ADA: Row = { first: 'Ada', last: 'Lovelace', city: 'Waco', qty: '2', plan: 'Basic' };
+const JO: Row = { first: 'Jo', last: "O'Neil", city: 'Ames', qty: '15', plan: 'Standard' };
+const TOOLS = [{ type: 'function' as const, function: { name: 'fill', parameters: { type: 'object', properties: { field: { type: 'string' }, value: {} } } } }];
+
+const call = (name: string, args: Record<string, unknown>) => ({ id: `call_${randomBytes(6).toString('hex')}`, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+
+/** The upstream model: fills the next field the tool results have not confirmed, unlocks a locked one, then says it saved. */
+const brain: FakeBrain = ({ body, params }) => {
+  const results = (body.messages as { role: string; content?: unknown }[]).filter((m) => m.role === 'tool').map((m) => String(m.content));
+  const filled = results.filter((result) => result === 'ok').length;
+  if (results.at(-1) === 'locked') return { message: { tool_calls: [call('unlock', { field: FIELDS[filled] })] } };
+  if (filled < FIELDS.length) {
+    const field = FIELDS[filled]!;
+    const value = field === 'qty' ? Number(params.qty) : params[field];
+    return { message: { tool_calls: [call('fill', { field, value })] } };
+  }
+  return { message: { content: `Saved the record of ${params.first} ${params.last} in ${params.city}.` } };
+};
+
+type AgentRun = { text: string | null; caches: (string | null)[]; fills: Record<string, unknown>[] };
+
+/** The agent: its own loop, its own messages; rote only changed its base URL and added the header. */
+async function agent(proxy: RunningProxy, row: Row, options: { stream?: boolean; lockedAtTurn?: number; apiKey?: string } = {}): Promise<AgentRun> {
+  const run: AgentRun = { text: null, caches: [], fills: [] };
+  // What the proxy said of each answer, read where the client's own fetch sees it.
+  const seen: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    run.caches.push(response.headers.get('rote-cache'));
+    return response;
+  };
+  const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: options.apiKey ?? 'sk-test-team-a', maxRetries: 0, fetch: seen, defaultHeaders: { 'Rote-Params': JSON.stringify(row) } });
+  const prompt = `Register the patient.\n${FIELDS.map((field) => `- ${field}: ${JSON.stringify(row[field])}`).join('\n')}`;
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+    { role: 'system', content: 'You fill records with the fill tool.' },
+    { role: 'user', content: prompt },
+  ];
+  for (let turn = 0; turn < 12; turn++) {
+    let message: OpenAI.Chat.ChatCompletionMessage;
+    if (options.stream) {
+      const stream = client.chat.completions.stream({ model: 'gpt-4.1-mini', temperature: 0, messages, tools: TOOLS, stream_options: { include_usage: true } });
+      message = (await stream.finalChatCompletion()).choices[0]!.message;
+    } else {
+      message = (await client.chat.completions.create({ model: 'gpt-4.1-mini', temperature: 0, messages, tools: TOOLS })).choices[0]!.message;
+    }
+    messages.push(message as OpenAI.Chat.ChatCompletionAssistantMessageParam);
+    if (!message.tool_calls?.length) {
+      run.text = message.content;
+      return run;
+    }
+    for (const toolCall of message.tool_calls) {
+      if (toolCall.type !== 'function') throw new Error('a custom tool call');
+      const args = JSON.parse(toolCall.function.arguments) as Record<string, unknown>;
+      if (toolCall.function.name === 'fill') run.fills.push(args);
+      messages.push({ role: 'tool', tool_call_id: toolCall.id, content: turn === options.lockedAtTurn ? 'locked' : 'ok' });
+    }
+  }
+  throw new Error('the agent did not finish in 12 turns');
+}
+
+const expectedFills = (row: Row) => FIELDS.map((field) => ({ field, value: field === 'qty' ? Number(row.qty) : row[field] }));
+
+let upstream: FakeOpenAI;
+let proxy: RunningProxy;
+test.beforeEach(async () => {
+  upstream = await startFakeOpenAI({ brain });
+  proxy = await startProxy({ upstream: new URL(upstream.baseURL), tree: new MemoryConversationTree() });
+});
+test.afterEach(async () => {
+  await proxy.close();
+  await upstream.close();
+});
+
+for (const stream of [false, true]) {
+  test(`a 6-turn tool loop is forwarded once, then served whole from the tree with other values${stream ? ', streamed' : ''}`, async () => {
+    const first = await agent(proxy, ADA, { stream });
+    expect(first.caches).toEqual(['miss', 'miss', 'miss', 'miss', 'miss', 'miss']);
+    expect(first.fills).toEqual(expectedFills(ADA));
+    expect(upstream.requests).toHaveLength(6);
+
+    const second = await agent(proxy, JO, { stream });
+    expect(second.caches).toEqual(['hit', 'hit', 'hit', 'hit', 'hit', 'hit']);
+    expect(upstream.requests).toHaveLength(6);
+    // The tool calls and the text carry the new values: an apostrophe and a number included.
+    expect(second.fills).toEqual(expectedFills(JO));
+    expect(second.text).toBe(`Saved the record of Jo O'Neil in Ames.`);
+  });
+}
+
+test('a tool result that differs at turn 3 goes upstream from there; a third run with the same difference replays its branch', async () => {
+  await agent(proxy, ADA);
+  expect(upstream.requests).toHaveLength(6);
+  const locked = await agent(proxy, JO, { lockedAtTurn: 2 });
+  // Turns 1 to 3 are known; the locked result is new, and so is every turn after it.
+  expect(locked.caches.slice(0, 3)).toEqual(['hit', 'hit', 'hit']);
+  expect(locked.caches.slice(3).every((cache) => cache === 'miss')).toBe(true);
+  expect(upstream.requests).toHaveLength(6 + locked.caches.length - 3);
+  expect(locked.fills.at(-1)).toEqual({ field: 'plan', value: 'Standard' });
+  const again = await agent(proxy, { ...ADA, first: 'Cy', city: 'Ely' }, { lockedAtTurn: 2 });
+  expect(again.caches.every((cache) => cache === 'hit')).toBe(true);
+  expect(upstream.requests).toHaveLength(6 + locked.caches.length - 3);
+  expect(again.fills.map((fill) => fill.value)).toEqual(['Cy', 'Lovelace', 'Ely', 2, 'Basic']);
+});
+
+test('another API key has a tree of its own', async () => {
+  await agent(proxy, ADA);
+  const other = await agent(proxy, JO, { apiKey: 'sk-test-team-b' });
+  expect(other.caches.every((cache) => cache === 'miss')).toBe(true);
+});
+
+test('a malformed body, an upstream that cannot be reached, and upstream errors give the documented answers, and nothing of them is kept', async () => {
+  const post = (body: string, headers: Record<string, string> = {}) => fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test-team-a', ...headers }, body });
+  const malformed = await post('{"model": "gpt-4.1-mini", "messages": [');
+  expect(malformed.status).toBe(400);
+  expect(malformed.headers.get('x-should-retry')).toBe('false');
+  expect(await malformed.json()).toEqual({ error: { message: expect.stringContaining('could not parse the JSON body'), type: 'invalid_request_error', param: null, code: null } });
+  const noModel = await post('{"messages": [{"role": "user", "content": "hi"}]}');
+  expect(await noModel.json()).toMatchObject({ error: { type: 'invalid_request_error', param: 'model', code: 'missing_required_parameter' } });
+  const badParams = await post('{"model": "m", "messages": [{"role": "user", "content": "hi"}]}', { 'rote-params': '{"city": null}' });
+  expect(badParams.status).toBe(400);
+  expect(await badParams.json()).toMatchObject({ error: { param: 'Rote-Params', message: expect.stringContaining('"city" is null') } });
+
+  const body = JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'Register the patient.\n- first: "Ada"' }] });
+  for (const status of [429, 500]) {
+    upstream.queue({ http: status, body: { error: { message: `scripted ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', param: null, code: null } } });
+    const answer = await post(body);
+    expect(answer.status).toBe(status);
+    expect(answer.headers.get('rote-cache')).toBe('miss');
+    expect(await answer.json()).toMatchObject({ error: { message: `scripted ${status}` } });
+  }
+  // Neither error was kept: the same request goes upstream again and is answered by the model.
+  const answered = await post(body);
+  expect(answered.headers.get('rote-cache')).toBe('miss');
+  expect(upstream.requests).toHaveLength(3);
+  expect((await post(body)).headers.get('rote-cache')).toBe('hit');
+
+  const closed = await startProxy({ upstream: new URL('http://127.0.0.1:9/v1'), tree: new MemoryConversationTree() });
+  const unreachable = await fetch(`${closed.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer sk-secret-never-shown' }, body });
+  await closed.close();
+  expect(unreachable.status).toBe(502);
+  const error = (await unreachable.json()) as { error: { message: string; type: string } };
+  expect(error.error.message).toContain('http://127.0.0.1:9');
+  expect(error.error.message).not.toContain('sk-secret');
+});

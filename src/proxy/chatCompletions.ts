@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { chatKey, type ChatKey } from './chatKey.js';
+import { readChatBody } from './chatRequest.js';
+import { bypassReason, renderReply, storableReply } from './chatReply.js';
+import { chunksOf, completionOfStream } from './chatStream.js';
+import type { ConversationTree } from './conversationTree.js';
+import { ambiguity, parseDeclaredValues, type DeclaredValues } from './declaredValues.js';
+import { sendOpenAIError } from './openaiError.js';
+import { forward, relay, UpstreamUnreachable, type Forwarded } from './upstream.js';
+
+/**
+ * POST /v1/chat/completions: served from the namespace's tree when the whole conversation is in
+ * it with a reply, forwarded otherwise (the reply then kept as a branch where the request left the
+ * tree). Every answer says `Rote-Cache: hit | miss | bypass`, and a miss or a bypass `Rote-Reason`.
+ */
+export type ChatContext = { upstream: URL; tree: ConversationTree; log: (line: string) => void };
+
+export async function handleChatCompletions(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ChatContext): Promise<void> {
+  const read = readChatBody(raw);
+  if (!read.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', ...read.error });
+  const declared = parseDeclaredValues(headerOf(req, 'rote-params'));
+  if (!declared.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: declared.reason, param: 'Rote-Params', code: 'invalid_rote_params' });
+  const body = read.body;
+  const values = declared.value;
+  const bypass = bypassReason(body) ?? ambiguity(values);
+  if (bypass) return passThrough(req, res, raw, context, { cache: 'bypass', reason: bypass });
+  const key = chatKey(body, values);
+  if (!key.ok) return passThrough(req, res, raw, context, { cache: 'bypass', reason: key.reason });
+  const namespace = namespaceOf(req);
+  const found = await context.tree.lookup(namespace, key.value);
+  if (found.kind === 'hit') {
+    const served = renderReply(found.reply, values);
+    if (served.ok) {
+      const meta = { id: `chatcmpl-rote${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model: found.reply.model, finishReason: found.reply.finishReason };
+      context.log(`hit: ${key.value.levels.length} messages, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
+      if (body.stream === true) {
+        const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'rote-cache': 'hit' });
+        for (const chunk of chunksOf(served.value, { ...meta, includeUsage })) res.write(chunk);
+        res.end();
+        return;
+      }
+      const message = { role: 'assistant', content: served.value.content, refusal: null, annotations: [], ...(served.value.toolCalls.length > 0 ? { tool_calls: served.value.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) } : {}) };
+      const completion = { id: meta.id, object: 'chat.completion', created: meta.created, model: meta.model, choices: [{ index: 0, message, logprobs: null, finish_reason: meta.finishReason }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, system_fingerprint: null };
+      res.writeHead(200, { 'content-type': 'application/json', 'rote-cache': 'hit' });
+      res.end(JSON.stringify(completion));
+      return;
+    }
+    // A stored reply these values cannot fill (it needs one the request did not declare): forwarded.
+    return passThrough(req, res, raw, context, { cache: 'miss', reason: served.reason }, { namespace, key: key.value, values });
+  }
+  return passThrough(req, res, raw, context, { cache: 'miss', reason: found.reason }, { namespace, key: key.value, values });
+}
+
+type Keep = { namespace: string; key: ChatKey; values: DeclaredValues };
+
+/** Forwards the request unchanged and copies the answer back; a whole, successful answer is kept when `keep` says where. */
+async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ChatContext, said: { cache: 'miss' | 'bypass'; reason: string }, keep?: Keep): Promise<void> {
+  let answer: Forwarded;
+  try {
+    answer = await forward(context.upstream, req.method ?? 'POST', req.url ?? '/', req.headers, raw);
+  } catch (error) {
+    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, { 'rote-cache': said.cache, 'rote-reason': headerSafe(said.reason) });
+    throw error;
+  }
+  const bytes = await relay(res, answer, { 'rote-cache': said.cache, 'rote-reason': headerSafe(said.reason) }, keep !== undefined);
+  // An error is passed through and never kept; so is anything that is not a whole answer.
+  if (!keep || !bytes || answer.status !== 200) return;
+  const text = bytes.toString('utf8');
+  const completion = (answer.headers.get('content-type') ?? '').includes('text/event-stream') ? completionOfStream(text) : parseObject(text);
+  if (!completion) return context.log('miss: the answer could not be read, not kept');
+  const stored = storableReply(completion, keep.values, keep.key.used);
+  if (!stored.ok) return context.log(`miss: not kept, ${stored.reason}`);
+  await context.tree.store(keep.namespace, keep.key, stored.value);
+  context.log(`miss: kept at message ${keep.key.levels.length} (${said.reason})`);
+}
+
+/**
+ * The tree a request belongs to: a hash of its Authorization, so that two keys never share one.
+ * The key itself is never kept: only this hash, which cannot be turned back into it.
+ */
+export function namespaceOf(req: IncomingMessage): string {
+  return createHash('sha256').update(`rote-proxy\n${headerOf(req, 'authorization') ?? ''}`).digest('hex');
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** A reason as a header value: one line of printable ASCII. */
+function headerSafe(reason: string): string {
+  return reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

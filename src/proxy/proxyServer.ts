@@ -1,0 +1,68 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleChatCompletions, type ChatContext } from './chatCompletions.js';
+import type { ConversationTree } from './conversationTree.js';
+import { sendOpenAIError } from './openaiError.js';
+import { forward, relay, UpstreamUnreachable } from './upstream.js';
+
+/**
+ * `rote proxy`'s HTTP server: POST /v1/chat/completions through the tree, every other path
+ * forwarded unchanged. It listens on 127.0.0.1 unless told otherwise.
+ */
+export type ProxyOptions = { upstream: URL; tree: ConversationTree; port?: number; host?: string; log?: (line: string) => void };
+
+export type RunningProxy = { url: string; close: () => Promise<void> };
+
+/** The largest body read: a chat request with screenshots is large, not this large. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const context: ChatContext = { upstream: options.upstream, tree: options.tree, log: options.log ?? (() => undefined) };
+  const server: Server = createServer((req, res) => {
+    handle(req, res, context).catch((error: unknown) => {
+      context.log(`error: ${(error as Error).message}`);
+      if (!res.headersSent) sendOpenAIError(res, 500, { type: 'upstream_error', message: 'the proxy failed to handle this request' });
+      else res.destroy();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, context: ChatContext): Promise<void> {
+  const raw = await readBody(req);
+  if (raw === undefined) return sendOpenAIError(res, 413, { type: 'invalid_request_error', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` });
+  const path = new URL(req.url ?? '/', 'http://proxy').pathname;
+  if (req.method === 'POST' && /^\/(v1\/)?chat\/completions\/?$/.test(path)) return handleChatCompletions(req, res, raw, context);
+  // Anything else goes on as it came, answered as the upstream answers.
+  try {
+    const answer = await forward(context.upstream, req.method ?? 'GET', req.url ?? '/', req.headers, raw);
+    await relay(res, answer, { 'rote-cache': 'bypass', 'rote-reason': 'only chat completions are cached' });
+  } catch (error) {
+    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' });
+    throw error;
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req as AsyncIterable<Buffer>) {
+    size += part.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
