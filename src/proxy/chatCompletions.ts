@@ -33,6 +33,7 @@ export async function handleChatCompletions(req: IncomingMessage, res: ServerRes
     const served = renderReply(found.reply, values);
     if (served.ok) {
       const meta = { id: `chatcmpl-rote${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model: found.reply.model, finishReason: found.reply.finishReason };
+      await context.tree.served(found.nodeId, found.reply);
       context.log(`hit: ${key.value.levels.length} messages, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
       if (body.stream === true) {
         const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;

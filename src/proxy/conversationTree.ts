@@ -16,13 +16,16 @@ export interface ConversationTree {
   lookup(namespace: string, key: ChatKey): Promise<TreeLookup>;
   /** Stores the reply at the request's path, adding the levels the tree lacks; returns the node that holds it. */
   store(namespace: string, key: ChatKey, reply: StoredReply): Promise<string>;
+  /** A request was served from this node's reply: counted, with the tokens it did not cost. */
+  served(nodeId: string, reply: StoredReply): Promise<void>;
 }
 
-type Node = { id: string; children: Map<string, Node>; reply?: StoredReply };
+type Node = { id: string; children: Map<string, Node>; reply?: StoredReply; hits: number };
 
 /** The tree in memory, for one process: what the store-backed tree must answer the same way. */
 export class MemoryConversationTree implements ConversationTree {
   private readonly roots = new Map<string, Node>();
+  private readonly byId = new Map<string, Node>();
 
   async lookup(namespace: string, key: ChatKey): Promise<TreeLookup> {
     const root = this.roots.get(rootKey(namespace, key));
@@ -39,14 +42,25 @@ export class MemoryConversationTree implements ConversationTree {
   async store(namespace: string, key: ChatKey, reply: StoredReply): Promise<string> {
     const root = rootKey(namespace, key);
     let node: Node | undefined = this.roots.get(root);
-    if (!node) this.roots.set(root, (node = { id: randomUUID(), children: new Map() }));
+    if (!node) this.roots.set(root, (node = { id: randomUUID(), children: new Map(), hits: 0 }));
     for (const level of key.levels) {
       let next: Node | undefined = node.children.get(level);
-      if (!next) node.children.set(level, (next = { id: randomUUID(), children: new Map() }));
+      if (!next) node.children.set(level, (next = { id: randomUUID(), children: new Map(), hits: 0 }));
       node = next;
     }
     node.reply = reply;
+    this.byId.set(node.id, node);
     return node.id;
+  }
+
+  async served(nodeId: string): Promise<void> {
+    const node = this.byId.get(nodeId);
+    if (node) node.hits++;
+  }
+
+  /** Requests served from the node's reply. */
+  hitsOf(nodeId: string): number {
+    return this.byId.get(nodeId)?.hits ?? 0;
   }
 }
 

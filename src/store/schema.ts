@@ -238,3 +238,30 @@ export const scheduleSlots = sqliteTable(
   },
   (t) => [uniqueIndex('schedule_slots_schedule_slot_idx').on(t.scheduleId, t.slotAt), index('schedule_slots_status_idx').on(t.status)],
 );
+
+/**
+ * The proxy's conversation trees (`rote proxy`): one node per message, under the node of the
+ * message before it ('' for a conversation's first), in a namespace (a hash of the client's API
+ * key, never the key) and a request shape (a hash of the model, the tools and the sampling
+ * settings). `level` is the message as the proxy keys it, canonical and with the declared values
+ * templated out; `reply` the stored reply that a request ending at this node is served.
+ */
+export const proxyNodes = sqliteTable(
+  'proxy_nodes',
+  {
+    id: text('id').primaryKey(),
+    namespace: text('namespace').notNull(),
+    shape: text('shape').notNull(),
+    parentId: text('parent_id').notNull(),
+    /** sha256 of `level`: what a lookup matches on. */
+    levelHash: text('level_hash').notNull(),
+    level: text('level').notNull(),
+    reply: json<unknown>('reply'),
+    /** Requests served from `reply`, and the tokens they did not cost. */
+    hits: integer('hits').notNull().default(0),
+    tokensSaved: integer('tokens_saved').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    lastHitAt: integer('last_hit_at'),
+  },
+  (table) => [uniqueIndex('proxy_nodes_place').on(table.namespace, table.shape, table.parentId, table.levelHash), index('proxy_nodes_lookup').on(table.namespace, table.shape, table.levelHash)],
+);

@@ -1,23 +1,13 @@
 import { and, asc, desc, gte, inArray, lt } from 'drizzle-orm';
 import { runSteps, runs } from './schema.js';
 import { openDatabase, type RoteDatabase } from './open.js';
-import type {
-  BeginRunInput,
-  CommitRunInput,
-  ImportedTrajectory,
-  NewBlob,
-  NewNodeRow,
-  NodeRow,
-  RunRow,
-  RunStepRow,
-  TaskRow,
-  TaskSummary,
-} from './rows.js';
+import type { BeginRunInput, CommitRunInput, ImportedTrajectory, NewBlob, NewNodeRow, NodeRow, RunRow, RunStepRow, TaskRow, TaskSummary } from './rows.js';
 import { stripUndefined, UnreadableColumn, withNodeDefaults } from './rows.js';
 import { checkBlob, checkImportClash, deadProcessReason, leftByDeadProcess, inHashOrder, mergedTask, NO_IMAGES, thisHost } from './storeRules.js';
 import { finishRunValues, nodeFromDriver, prepareStatements, type Statements } from './statements.js';
 import { guardStore } from './guard.js';
 import { SqliteScheduleStore } from './sqliteScheduleStore.js';
+import { SqliteConversationStore } from './sqliteConversationStore.js';
 import { mergeBranchSync } from './branchMerge.js';
 import { importedState, parsedStateText, patchedState } from './statePatch.js';
 import type { RunFilter, Store } from './store.js';
@@ -32,6 +22,7 @@ export class SqliteStore implements Store {
   private readonly statements: Statements;
   private closed = false;
   readonly schedules: SqliteScheduleStore;
+  readonly conversations: SqliteConversationStore;
 
   /** Prefer `SqliteStore.open`; this is for callers that already hold a migrated database. */
   constructor(
@@ -41,6 +32,7 @@ export class SqliteStore implements Store {
   ) {
     this.statements = prepareStatements(db);
     this.schedules = new SqliteScheduleStore(db, location);
+    this.conversations = new SqliteConversationStore(db, location);
   }
 
   /** Opens (creating and migrating if needed) the store, then closes out runs of dead processes. */

@@ -10,6 +10,7 @@ import type {
   TaskSummary,
 } from './rows.js';
 import type { ScheduleStore } from './scheduleStore.js';
+import type { ConversationStore } from './conversationStore.js';
 
 /** Which runs a report or stats read; every filter given must hold. */
 export type RunFilter = { ids?: readonly string[]; since?: number; taskIds?: readonly string[]; jobIds?: readonly string[]; limit?: number };
@@ -28,6 +29,8 @@ export interface Store {
   readonly location: string;
   /** Schedules and the record of their slots. */
   readonly schedules: ScheduleStore;
+  /** The proxy's conversation trees. */
+  readonly conversations: ConversationStore;
 
   getTask(id: string): Promise<TaskRow | undefined>;
   /** Every task with the number of its recorded steps, by template. */

@@ -10,6 +10,7 @@ import type { RunFilter, Store } from '../store.js';
 import { childrenVia, GET_BLOB, GET_NODE, nodeList, subtreeQuery } from './nodeQueries.js';
 import { openPostgres, type PostgresDatabase } from './openPostgres.js';
 import { PostgresScheduleStore } from './postgresScheduleStore.js';
+import { PostgresConversationStore } from './postgresConversationStore.js';
 import { blobs, nodes, runSteps, runs, tasks } from './schema.js';
 
 /** A transaction's handle: drizzle's, and the pg client under it for raw statements. */
@@ -23,6 +24,7 @@ type Tx = Parameters<Parameters<PostgresDatabase['transaction']>[0]>[0];
 export class PostgresStore implements Store {
   readonly dialect = 'postgres';
   readonly schedules: PostgresScheduleStore;
+  readonly conversations: PostgresConversationStore;
   private closed = false;
 
   private constructor(
@@ -30,6 +32,7 @@ export class PostgresStore implements Store {
     readonly location: string,
   ) {
     this.schedules = new PostgresScheduleStore(db, location);
+    this.conversations = new PostgresConversationStore(db, location);
   }
 
   static async open(url: string): Promise<PostgresStore> {

@@ -175,3 +175,21 @@ export const scheduleSlots = pgTable(
   },
   (t) => [uniqueIndex('schedule_slots_schedule_slot_idx').on(t.scheduleId, t.slotAt), index('schedule_slots_status_idx').on(t.status)],
 );
+
+export const proxyNodes = pgTable(
+  'proxy_nodes',
+  {
+    id: text('id').primaryKey(),
+    namespace: text('namespace').notNull(),
+    shape: text('shape').notNull(),
+    parentId: text('parent_id').notNull(),
+    levelHash: text('level_hash').notNull(),
+    level: text('level').notNull(),
+    reply: json<unknown>('reply'),
+    hits: integer('hits').notNull().default(0),
+    tokensSaved: bigint('tokens_saved', { mode: 'number' }).notNull().default(0),
+    createdAt: millis('created_at').notNull(),
+    lastHitAt: millis('last_hit_at'),
+  },
+  (table) => [uniqueIndex('proxy_nodes_place').on(table.namespace, table.shape, table.parentId, table.levelHash), index('proxy_nodes_lookup').on(table.namespace, table.shape, table.levelHash)],
+);

@@ -1,0 +1,78 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../e2e/support/storeHarness.js';
+import { freshStoreEachTest } from '../../e2e/support/storeSuite.js';
+import { chatKey, type ChatKey } from './chatKey.js';
+import type { StoredReply } from './chatReply.js';
+import { MemoryConversationTree, type ConversationTree } from './conversationTree.js';
+import { StoreConversationTree } from './storeConversationTree.js';
+
+/**
+ * The tree's behaviour, the same in memory and in the store on both dialects: a whole match is a
+ * hit, a miss says where the request left the tree, branches hang where they left it, and
+ * namespaces and request shapes never share a node.
+ */
+const reply = (text: string): StoredReply => ({ model: 'm', finishReason: 'stop', content: text, toolCalls: [], usage: { promptTokens: 100, completionTokens: 20 } });
+
+function key(messages: string[], settings: Record<string, unknown> = {}): ChatKey {
+  const result = chatKey({ model: 'm', ...settings, messages: messages.map((content, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content })) }, new Map([['first', 'Ada']]));
+  if (!result.ok) throw new Error(result.reason);
+  return result.value;
+}
+
+function behaves(open: () => ConversationTree) {
+  let tree: ConversationTree;
+  beforeEach(() => {
+    tree = open();
+  });
+
+  it('serves a whole match, says where a request left it, and branches where it left', async () => {
+    expect(await tree.lookup('ns', key(['Register Ada.']))).toMatchObject({ kind: 'miss', depth: 0 });
+    await tree.store('ns', key(['Register Ada.', 'Which city?', 'Waco']), reply('Saved.'));
+    // Known messages with no reply of their own: a miss at the end, not a hit.
+    expect(await tree.lookup('ns', key(['Register Ada.', 'Which city?']))).toMatchObject({ kind: 'miss', depth: 2, reason: 'every message is known, but no reply to them is stored' });
+    const hit = await tree.lookup('ns', key(['Register Ada.', 'Which city?', 'Waco']));
+    expect(hit).toMatchObject({ kind: 'hit', reply: { content: 'Saved.' } });
+    expect(await tree.lookup('ns', key(['Register Ada.', 'Which city?', 'Ames']))).toMatchObject({ kind: 'miss', depth: 2, reason: 'message 2 is new here' });
+    await tree.store('ns', key(['Register Ada.', 'Which city?', 'Ames']), reply('Saved in Ames.'));
+    expect(await tree.lookup('ns', key(['Register Ada.', 'Which city?', 'Ames']))).toMatchObject({ kind: 'hit', reply: { content: 'Saved in Ames.' } });
+    expect(await tree.lookup('ns', key(['Register Ada.', 'Which city?', 'Waco']))).toMatchObject({ kind: 'hit', reply: { content: 'Saved.' } });
+    if (hit.kind === 'hit') await tree.served(hit.nodeId, hit.reply);
+  });
+
+  it('keeps namespaces and request shapes apart', async () => {
+    await tree.store('ns', key(['Register Ada.']), reply('Saved.'));
+    expect(await tree.lookup('other', key(['Register Ada.']))).toMatchObject({ kind: 'miss', depth: 0 });
+    expect(await tree.lookup('ns', key(['Register Ada.'], { temperature: 0.5 }))).toMatchObject({ kind: 'miss', depth: 0 });
+    expect(await tree.lookup('ns', key(['Register Ada.']))).toMatchObject({ kind: 'hit' });
+  });
+
+  it('a message that repeats at another depth is another node', async () => {
+    await tree.store('ns', key(['ok', 'ok', 'ok']), reply('three'));
+    expect(await tree.lookup('ns', key(['ok', 'ok']))).toMatchObject({ kind: 'miss', depth: 2 });
+    expect(await tree.lookup('ns', key(['ok', 'ok', 'ok']))).toMatchObject({ kind: 'hit', reply: { content: 'three' } });
+    expect(await tree.lookup('ns', key(['ok', 'ok', 'ok', 'ok']))).toMatchObject({ kind: 'miss', depth: 3 });
+  });
+}
+
+describe('the conversation tree in memory', () => behaves(() => new MemoryConversationTree()));
+
+describe.each(DIALECTS)('the conversation tree in the store on %s', (dialect) => {
+  const fresh = freshStoreEachTest(dialect);
+  if (!fresh) return;
+  behaves(() => new StoreConversationTree(fresh.store.conversations));
+
+  it('stores the same path once when two write it at once, counts hits and tokens, and clears a namespace', async () => {
+    const tree = new StoreConversationTree(fresh.store.conversations);
+    const path = key(['Register Ada.', 'Which city?', 'Waco']);
+    await Promise.all([tree.store('ns', path, reply('Saved.')), tree.store('ns', path, reply('Saved.')), tree.store('other', path, reply('Saved.'))]);
+    expect(await fresh.store.conversations.totals()).toEqual({ nodes: 6, replies: 2, hits: 0, tokensSaved: 0 });
+    const hit = await tree.lookup('ns', path);
+    if (hit.kind !== 'hit') throw new Error('expected a hit');
+    await tree.served(hit.nodeId, hit.reply);
+    await tree.served(hit.nodeId, hit.reply);
+    expect(await fresh.store.conversations.totals()).toEqual({ nodes: 6, replies: 2, hits: 2, tokensSaved: 240 });
+    expect(await fresh.store.conversations.clear('ns')).toBe(3);
+    expect(await tree.lookup('ns', path)).toMatchObject({ kind: 'miss', depth: 0 });
+    expect(await tree.lookup('other', path)).toMatchObject({ kind: 'hit' });
+  });
+});

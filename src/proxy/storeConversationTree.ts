@@ -1,0 +1,41 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { CONVERSATION_ROOT, type ConversationStore, type ProxyNodeStep } from '../store/conversationStore.js';
+import type { ChatKey } from './chatKey.js';
+import type { StoredReply } from './chatReply.js';
+import type { ConversationTree, TreeLookup } from './conversationTree.js';
+
+/**
+ * The conversation tree in rote's store (SQLite or PostgreSQL): what survives the proxy's
+ * restart and is shared by every proxy on one store. A lookup is one query (the nodes of the
+ * request's shape whose message is one of the request's) walked from the root in memory.
+ */
+export class StoreConversationTree implements ConversationTree {
+  constructor(private readonly conversations: ConversationStore) {}
+
+  async lookup(namespace: string, key: ChatKey): Promise<TreeLookup> {
+    const hashes = key.levels.map(levelHash);
+    const nodes = await this.conversations.nodesAt(namespace, key.shape, hashes);
+    const byPlace = new Map<string, ProxyNodeStep>(nodes.map((node) => [`${node.parentId}\n${node.levelHash}`, node]));
+    if (nodes.length === 0) return { kind: 'miss', depth: 0, reason: 'no conversation with this model, these tools and these settings starts with this message yet' };
+    let parentId = CONVERSATION_ROOT;
+    let reached: ProxyNodeStep | undefined;
+    for (let depth = 0; depth < hashes.length; depth++) {
+      reached = byPlace.get(`${parentId}\n${hashes[depth]}`);
+      if (!reached) return { kind: 'miss', depth, reason: `message ${depth} is new here` };
+      parentId = reached.id;
+    }
+    return reached?.reply ? { kind: 'hit', nodeId: reached.id, reply: reached.reply as StoredReply } : { kind: 'miss', depth: hashes.length, reason: 'every message is known, but no reply to them is stored' };
+  }
+
+  store(namespace: string, key: ChatKey, reply: StoredReply): Promise<string> {
+    return this.conversations.storePath({ namespace, shape: key.shape, levels: key.levels.map((level) => ({ hash: levelHash(level), level })), reply, at: Date.now(), newId: randomUUID });
+  }
+
+  served(nodeId: string, reply: StoredReply): Promise<void> {
+    return this.conversations.noteHit(nodeId, reply.usage.promptTokens + reply.usage.completionTokens, Date.now());
+  }
+}
+
+function levelHash(level: string): string {
+  return createHash('sha256').update(level).digest('hex');
+}
