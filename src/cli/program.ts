@@ -13,6 +13,7 @@ import { reportCommand, type ReportCommandOptions } from './reportCommand.js';
 import { statsCommand, type StatsCommandOptions } from './statsCommand.js';
 import { tasksCommand } from './tasksCommand.js';
 import { packageVersion } from './packageVersion.js';
+import { proxyClear, proxyCommand, type ProxyClearOptions, type ProxyCommandOptions } from './proxyCommand.js';
 
 /**
  * The rote command: every subcommand with its options and help. Built by a function, so the CLI
@@ -214,6 +215,29 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .action(async (folder: string, options: { store: string; baseUrl?: string; json?: boolean }) => {
       process.exitCode = await importCommand(folder, options);
+    });
+
+  const proxy = program
+    .command('proxy')
+    .description('An OpenAI-compatible endpoint between an agent and its model: chat completions it has seen are served from the store, the rest forwarded and kept.')
+    // Not a required option: commander would then require it of `rote proxy clear` too.
+    .option('--upstream <url>', 'the model service to forward to, e.g. https://api.openai.com/v1 (required)', httpUrl)
+    .option('--port <n>', 'the port to listen on', portNumber, 8787)
+    .option('--host <address>', 'the address to listen on (127.0.0.1: this machine only)', '127.0.0.1')
+    .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
+    .addHelpText('after', '\nPoint the agent\'s base URL at http://127.0.0.1:8787/v1 and send its values in a Rote-Params header:\n  rote proxy --upstream https://api.openai.com/v1\n')
+    .action(async (options: ProxyCommandOptions) => {
+      process.exitCode = await proxyCommand(options);
+    });
+
+  proxy
+    .command('clear')
+    .description("Forget the stored conversations of one API key, or of every key.")
+    .option('--key-env <var>', 'the environment variable that holds the API key')
+    .option('--all', 'every key')
+    // --store is rote proxy's own option (commander gives it to the parent wherever it stands).
+    .action(async (_options: unknown, command: Command) => {
+      process.exitCode = await proxyClear(command.optsWithGlobals<ProxyClearOptions>());
     });
 
   return program;

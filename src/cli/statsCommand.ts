@@ -14,11 +14,14 @@ export async function statsCommand(options: StatsCommandOptions): Promise<number
   try {
     const model = await loadReport(store, await reportFilterOf(store, options, 'stats'));
     const totals = totalsOf(model.runs);
+    // What rote proxy served (over every key: the filters are the runs'), none of it a run.
+    const proxy = await store.conversations.totals();
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ scope: model.scope, ...totals })}\n`);
+      process.stdout.write(`${JSON.stringify({ scope: model.scope, ...totals, proxy })}\n`);
       return 0;
     }
     process.stdout.write(`${describeTotals(totals, model.scope)}\n`);
+    if (proxy.nodes > 0) process.stdout.write(`Proxy (rote proxy, every key): ${proxy.hits} requests served from the store, ${proxy.tokensSaved} tokens saved; ${proxy.replies} replies stored over ${proxy.nodes} messages\n`);
     return 0;
   } finally {
     await store.close();

@@ -82,7 +82,12 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
  * The key itself is never kept: only this hash, which cannot be turned back into it.
  */
 export function namespaceOf(req: IncomingMessage): string {
-  return createHash('sha256').update(`rote-proxy\n${headerOf(req, 'authorization') ?? ''}`).digest('hex');
+  return namespaceOfAuthorization(headerOf(req, 'authorization') ?? '');
+}
+
+/** The namespace of an Authorization header's value ("Bearer sk-..."), for `rote proxy clear`. */
+export function namespaceOfAuthorization(authorization: string): string {
+  return createHash('sha256').update(`rote-proxy\n${authorization}`).digest('hex');
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

@@ -23,7 +23,8 @@ export async function forward(upstream: URL, method: string, path: string, heade
     return { status: response.status, headers: response.headers, body: response.body };
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new UpstreamUnreachable(`the upstream ${upstream.origin} could not be reached (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message})`);
+    const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+    throw new UpstreamUnreachable(`the upstream ${upstream.origin} could not be reached (${cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message})`);
   }
 }
 
