@@ -52,6 +52,9 @@ test('rote proxy keeps its trees in the store across a restart, rote proxy clear
     expect(proxyTotals).toMatchObject({ hits: second.caches.length, replies: first.caches.length });
     expect(proxyTotals.tokensSaved).toBeGreaterThan(0);
 
+    const tasks = await cli(['tasks', '--store', store]);
+    expect(tasks.stdout).toContain(`rote proxy: ${first.caches.length} replies stored over`);
+
     for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file)).includes(KEY), file).toBe(false);
     expect(`${log}${proxy.output}`).not.toContain(KEY);
     expect(`${log}${proxy.output}`).toMatch(/hit: \d+ messages, \d+ tokens saved/);

@@ -22,12 +22,16 @@ export async function tasksCommand(options: { store: string; json?: boolean }): 
       process.stdout.write(`${JSON.stringify(rows)}\n`);
       return 0;
     }
+    // rote proxy's conversations are not tasks: one line says they are there.
+    const proxy = await store.conversations.totals();
+    const proxyLine = proxy.nodes > 0 ? `\nrote proxy: ${proxy.replies} replies stored over ${proxy.nodes} messages, ${proxy.hits} requests served from them (rote stats has the tokens saved).\n` : '';
     if (tasks.length === 0) {
-      process.stdout.write(`No tasks in ${options.store}.\n`);
+      process.stdout.write(`No tasks in ${options.store}.\n${proxyLine}`);
       return 0;
     }
     process.stdout.write(`${formatTable(['key', 'steps', 'tags', 'template'], tasks.map((task) => [task.id, task.nodes, task.tags.join(','), task.taskTemplate]))}\n`);
     if (shared.size > 0) process.stdout.write(`\n${describeShared(shared)}\n`);
+    process.stdout.write(proxyLine);
     return 0;
   } finally {
     await store.close();

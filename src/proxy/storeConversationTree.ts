@@ -36,6 +36,7 @@ export class StoreConversationTree implements ConversationTree {
   }
 }
 
-function levelHash(level: string): string {
+/** What a lookup matches a message on. */
+export function levelHash(level: string): string {
   return createHash('sha256').update(level).digest('hex');
 }
