@@ -10,8 +10,8 @@ import type { FakeBrain } from './fakeOpenAI.js';
  */
 export const FIELDS = ['first', 'last', 'city', 'qty', 'plan'] as const;
 export type Row = Record<(typeof FIELDS)[number], string>;
-export const ADA: Row = { first: 'Ada', last: 'Lovelace', city: 'Waco', qty: '2', plan: 'Basic' };
-export const JO: Row = { first: 'Jo', last: "O'Neil", city: 'Ames', qty: '15', plan: 'Standard' };
+export const ADA: Row = { first: 'Ada', last: 'Lovelace', city: 'Waco', qty: '250', plan: 'Basic' };
+export const JO: Row = { first: 'Joan', last: "O'Neil", city: 'Ames', qty: '1500', plan: 'Standard' };
 const TOOLS = [{ type: 'function' as const, function: { name: 'fill', parameters: { type: 'object', properties: { field: { type: 'string' }, value: {} } } } }];
 
 const call = (name: string, args: Record<string, unknown>) => ({ id: `call_${randomBytes(6).toString('hex')}`, type: 'function', function: { name, arguments: JSON.stringify(args) } });

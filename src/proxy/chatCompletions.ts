@@ -4,7 +4,7 @@ import { chatKey, type ChatKey } from './chatKey.js';
 import { readChatBody } from './chatRequest.js';
 import { bypassReason, renderReply, storableReply } from './chatReply.js';
 import { chunksOf, completionOfStream } from './chatStream.js';
-import type { ConversationTree } from './conversationTree.js';
+import type { ConversationTree, TreeLookup } from './conversationTree.js';
 import { ambiguity, parseDeclaredValues, type DeclaredValues } from './declaredValues.js';
 import { sendOpenAIError } from './openaiError.js';
 import { forward, relay, UpstreamUnreachable, type Forwarded } from './upstream.js';
@@ -17,36 +17,35 @@ import { forward, relay, UpstreamUnreachable, type Forwarded } from './upstream.
 export type ChatContext = { upstream: URL; tree: ConversationTree; log: (line: string) => void };
 
 export async function handleChatCompletions(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ChatContext): Promise<void> {
+  const refused = { 'rote-cache': 'bypass', 'rote-reason': 'the request was refused before it was looked up' };
   const read = readChatBody(raw);
-  if (!read.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', ...read.error });
+  if (!read.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', ...read.error }, refused);
   const declared = parseDeclaredValues(headerOf(req, 'rote-params'));
-  if (!declared.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: declared.reason, param: 'Rote-Params', code: 'invalid_rote_params' });
+  if (!declared.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: declared.reason, param: 'Rote-Params', code: 'invalid_rote_params' }, refused);
   const body = read.body;
   const values = declared.value;
-  const bypass = bypassReason(body) ?? ambiguity(values);
+  const namespace = namespaceOf(req);
+  const bypass = bypassReason(body) ?? ambiguity(values) ?? (namespace === undefined ? 'the request carries no API key (Authorization, api-key or x-api-key): it has no tree of its own' : undefined);
   if (bypass) return passThrough(req, res, raw, context, { cache: 'bypass', reason: bypass });
   const key = chatKey(body, values);
-  if (!key.ok) return passThrough(req, res, raw, context, { cache: 'bypass', reason: key.reason });
-  const namespace = namespaceOf(req);
+  if (!key.ok || namespace === undefined) return passThrough(req, res, raw, context, { cache: 'bypass', reason: key.ok ? 'no API key' : key.reason });
   const found = await context.tree.lookup(namespace, key.value);
   if (found.kind === 'hit') {
     const served = renderReply(found.reply, values);
     if (served.ok) {
       const meta = { id: `chatcmpl-rote${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model: found.reply.model, finishReason: found.reply.finishReason };
-      await context.tree.served(found.nodeId, found.reply);
-      context.log(`hit: ${key.value.levels.length} messages, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
       if (body.stream === true) {
         const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
         res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'rote-cache': 'hit' });
         for (const chunk of chunksOf(served.value, { ...meta, includeUsage })) res.write(chunk);
         res.end();
-        return;
+        return countHit(context, found, key.value);
       }
       const message = { role: 'assistant', content: served.value.content, refusal: null, annotations: [], ...(served.value.toolCalls.length > 0 ? { tool_calls: served.value.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) } : {}) };
       const completion = { id: meta.id, object: 'chat.completion', created: meta.created, model: meta.model, choices: [{ index: 0, message, logprobs: null, finish_reason: meta.finishReason }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, system_fingerprint: null };
       res.writeHead(200, { 'content-type': 'application/json', 'rote-cache': 'hit' });
       res.end(JSON.stringify(completion));
-      return;
+      return countHit(context, found, key.value);
     }
     // A stored reply these values cannot fill (it needs one the request did not declare): forwarded.
     return passThrough(req, res, raw, context, { cache: 'miss', reason: served.reason }, { namespace, key: key.value, values });
@@ -55,6 +54,12 @@ export async function handleChatCompletions(req: IncomingMessage, res: ServerRes
 }
 
 type Keep = { namespace: string; key: ChatKey; values: DeclaredValues };
+
+/** Counted once the client has its answer: a count that fails is logged, and the answer stands. */
+async function countHit(context: ChatContext, found: Extract<TreeLookup, { kind: 'hit' }>, key: ChatKey): Promise<void> {
+  await context.tree.served(found.nodeId, found.reply).catch(() => context.log('hit: the store could not count it'));
+  context.log(`hit: ${key.levels.length} messages, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
+}
 
 /** Forwards the request unchanged and copies the answer back; a whole, successful answer is kept when `keep` says where. */
 async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ChatContext, said: { cache: 'miss' | 'bypass'; reason: string }, keep?: Keep): Promise<void> {
@@ -73,16 +78,19 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
   if (!completion) return context.log('miss: the answer could not be read, not kept');
   const stored = storableReply(completion, keep.values, keep.key.used);
   if (!stored.ok) return context.log(`miss: not kept, ${stored.reason}`);
-  await context.tree.store(keep.namespace, keep.key, stored.value);
-  context.log(`miss: kept at message ${keep.key.levels.length} (${said.reason})`);
+  // The client has its answer whatever happens here; a store that fails only loses the branch.
+  const kept = await context.tree.store(keep.namespace, keep.key, stored.value).then(() => true, () => false);
+  context.log(kept ? `miss: kept at message ${keep.key.levels.length} (${said.reason})` : 'miss: the store could not keep the answer');
 }
 
 /**
  * The tree a request belongs to: a hash of its Authorization, so that two keys never share one.
  * The key itself is never kept: only this hash, which cannot be turned back into it.
  */
-export function namespaceOf(req: IncomingMessage): string {
-  return namespaceOfAuthorization(headerOf(req, 'authorization') ?? '');
+export function namespaceOf(req: IncomingMessage): string | undefined {
+  // Azure's OpenAI endpoints take the key as api-key; some gateways as x-api-key.
+  const credential = headerOf(req, 'authorization') ?? headerOf(req, 'api-key') ?? headerOf(req, 'x-api-key');
+  return credential ? namespaceOfAuthorization(credential) : undefined;
 }
 
 /** The namespace of an Authorization header's value ("Bearer sk-..."), for `rote proxy clear`. */

@@ -28,7 +28,7 @@ function key(body: Record<string, unknown>, declared: Record<string, string>) {
 describe('a chat request in the tree', () => {
   it('is the same path for other declared values and other call ids', () => {
     const ada = key(conversation('Ada', 'call_abc', 'found'), { first: 'Ada' });
-    const jo = key(conversation('Jo', 'call_xyz', 'found'), { first: 'Jo' });
+    const jo = key(conversation('Joan', 'call_xyz', 'found'), { first: 'Joan' });
     expect(jo).toEqual(ada);
     expect([...ada.used]).toEqual(['first']);
     expect(ada.levels).toHaveLength(4);
@@ -42,7 +42,7 @@ describe('a chat request in the tree', () => {
   });
 
   it('without declared values, another name is another path', () => {
-    expect(key(conversation('Jo', 'call_abc', 'found'), {}).levels[1]).not.toEqual(key(conversation('Ada', 'call_abc', 'found'), {}).levels[1]);
+    expect(key(conversation('Joan', 'call_abc', 'found'), {}).levels[1]).not.toEqual(key(conversation('Ada', 'call_abc', 'found'), {}).levels[1]);
   });
 
   it('keys the model, the tools and the sampling settings, not how the answer is delivered', () => {
@@ -51,6 +51,14 @@ describe('a chat request in the tree', () => {
     expect(key(conversation('Ada', 'c', 'found', { temperature: 0.7 }), { first: 'Ada' }).shape).not.toBe(plain.shape);
     expect(key(conversation('Ada', 'c', 'found', { model: 'gpt-4.1' }), { first: 'Ada' }).shape).not.toBe(plain.shape);
     expect(key(conversation('Ada', 'c', 'found', { tools: [] }), { first: 'Ada' }).shape).not.toBe(plain.shape);
+  });
+
+  it('keys every field but the ids: a legacy function_call counts, a null refusal or empty annotations do not', () => {
+    const calling = (path: string) => key({ model: 'm', messages: [{ role: 'user', content: 'Tidy up.' }, { role: 'assistant', content: null, function_call: { name: 'delete_file', arguments: `{"path":"${path}"}` } }] }, {});
+    expect(calling('b.txt').levels[1]).not.toEqual(calling('a.txt').levels[1]);
+    const plain = key({ model: 'm', messages: [{ role: 'assistant', content: 'Done.' }] }, {});
+    const echoed = key({ model: 'm', messages: [{ role: 'assistant', content: 'Done.', refusal: null, annotations: [] }] }, {});
+    expect(echoed.levels).toEqual(plain.levels);
   });
 
   it('reads a content of text parts as the string they make', () => {

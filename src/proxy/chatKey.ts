@@ -8,10 +8,11 @@ import { templateJsonText } from './jsonTemplates.js';
  * the tools and every setting that changes what the model answers) picks the tree's root, and each
  * message, canonical and with the declared values templated, is one level below it.
  *
- * Canonical: what the client's library varies without meaning anything is left out. Tool call ids
- * are minted by the upstream on each answer, so an assistant's tool calls are keyed by name and
- * arguments, and a tool result by the position of the call it answers. Keys are written in one order;
- * a string's content and the array of text parts that says the same are one level.
+ * Canonical: what the client's library varies without meaning anything is left out, and nothing
+ * else. Tool call ids are minted by the upstream on each answer, so an assistant's tool calls are
+ * keyed by everything but their ids, and a tool result by the position of the call it answers. A
+ * field that is null or an empty array is one that is absent. Keys are written in one order; a
+ * string's content and the array of text parts that says the same are one level.
  */
 export type ChatKey = {
   /** A hash of the settings that are part of the key (everything but the messages and how the answer is delivered). */
@@ -50,19 +51,31 @@ function canonicalMessage(messages: readonly Message[], index: number, values: D
     templated.value.used.forEach((name) => used.add(name));
     return accept(templated.value.text);
   };
-  const out: Record<string, unknown> = { role: message.role };
-  if (typeof message.name === 'string') out.name = message.name;
+  // Every field counts (a name, a refusal, audio, a legacy function_call), but one that is null or
+  // empty is one that is not there: clients echo an answer's `refusal: null` and `annotations: []`.
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(message)) {
+    if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    if (field === 'content' || field === 'tool_calls' || field === 'tool_call_id') continue;
+    out[field] = value;
+  }
   const content = canonicalContent(message.content, text);
   if (!content.ok) return content;
   if (content.value !== undefined) out.content = content.value;
   if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
     const calls: unknown[] = [];
     for (const call of message.tool_calls as Record<string, unknown>[]) {
-      const fn = (call.function ?? {}) as Record<string, unknown>;
-      const args = templateJsonText(String(fn.arguments ?? ''), values);
-      if (!args.ok) return args;
-      args.value.used.forEach((name) => used.add(name));
-      calls.push({ type: call.type ?? 'function', name: fn.name, arguments: args.value.text });
+      // The id is the upstream's, new on every answer; everything else of the call counts.
+      const { id: _id, ...rest } = call;
+      const fn = rest.function as Record<string, unknown> | undefined;
+      if (rest.type === 'function' && fn && typeof fn.arguments === 'string') {
+        const args = templateJsonText(fn.arguments, values);
+        if (!args.ok) return args;
+        args.value.used.forEach((name) => used.add(name));
+        calls.push({ ...rest, function: { ...fn, arguments: args.value.text } });
+      } else {
+        calls.push(rest);
+      }
     }
     out.tool_calls = calls;
   }

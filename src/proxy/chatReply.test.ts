@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatKey } from './chatKey.js';
 import { bypassReason, renderReply, storableReply } from './chatReply.js';
+import { completionOfStream } from './chatStream.js';
 import { MemoryConversationTree } from './conversationTree.js';
 
 const values = (object: Record<string, string>) => new Map(Object.entries(object));
@@ -10,22 +11,28 @@ function completion(message: Record<string, unknown>, finish = 'tool_calls') {
   return { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4.1-mini', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish, logprobs: null }], usage: { prompt_tokens: 120, completion_tokens: 18, total_tokens: 138 } };
 }
 
-const fill = completion({ content: null, tool_calls: [{ id: 'call_up1', type: 'function', function: { name: 'fill', arguments: '{"field":"City","value":"Waco","qty":2}' } }] });
+const fill = completion({ content: null, tool_calls: [{ id: 'call_up1', type: 'function', function: { name: 'fill', arguments: '{"field":"City","value":"Waco","qty":250}' } }] });
 
 describe('a reply kept in the tree', () => {
   it('is templated with the values the request used and served with the next request\'s, under ids of the proxy\'s own', () => {
-    const stored = storableReply(fill, values({ city: 'Waco', qty: '2' }), new Set(['city', 'qty']));
+    const stored = storableReply(fill, values({ city: 'Waco', qty: '250' }), new Set(['city', 'qty']));
     if (!stored.ok) throw new Error(stored.reason);
     expect(stored.value.usage).toEqual({ promptTokens: 120, completionTokens: 18 });
-    const served = renderReply(stored.value, values({ city: 'Ames', qty: '5' }));
+    const served = renderReply(stored.value, values({ city: 'Ames', qty: '1500' }));
     if (!served.ok) throw new Error(served.reason);
-    expect(JSON.parse(served.value.toolCalls[0]!.arguments)).toEqual({ field: 'City', value: 'Ames', qty: 5 });
+    expect(JSON.parse(served.value.toolCalls[0]!.arguments)).toEqual({ field: 'City', value: 'Ames', qty: 1500 });
     expect(served.value.toolCalls[0]!.id).toMatch(/^call_rote[0-9a-f]{24}$/);
   });
 
   it('keeps a value the request never sent as it is: the model did not take it from the request', () => {
     const stored = storableReply(completion({ content: 'Waco is in Texas.' }, 'stop'), values({ city: 'Waco' }), new Set());
     expect(stored.ok && stored.value.content).toBe('Waco is in Texas.');
+  });
+
+  it('is not kept when it is a streamed refusal or has audio', () => {
+    const streamed = completionOfStream(['data: {"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}', 'data: {"model":"m","choices":[{"index":0,"delta":{"refusal":"I cannot "}}]}', 'data: {"model":"m","choices":[{"index":0,"delta":{"refusal":"help."},"finish_reason":"stop"}]}', 'data: [DONE]'].join('\n\n'));
+    expect(streamed && storableReply(streamed, new Map(), new Set())).toMatchObject({ ok: false, reason: 'the reply is a refusal' });
+    expect(storableReply(completion({ content: null, audio: { id: 'audio_1', data: 'UklG' } }, 'stop'), new Map(), new Set())).toMatchObject({ ok: false, reason: 'the reply has audio, which is not kept' });
   });
 
   it('is not kept when it was cut short, filtered, a refusal, or more than one choice', () => {
@@ -64,13 +71,13 @@ describe('the conversation tree', () => {
     const stored = storableReply(fill, values({ first: 'Ada' }), first.used);
     if (!stored.ok) throw new Error(stored.reason);
     await tree.store('team-a', first, stored.value);
-    expect(await tree.lookup('team-a', keyOf(request('Jo'), 'Jo'))).toMatchObject({ kind: 'hit' });
-    expect(await tree.lookup('team-b', keyOf(request('Jo'), 'Jo'))).toMatchObject({ kind: 'miss', depth: 0 });
+    expect(await tree.lookup('team-a', keyOf(request('Joan'), 'Joan'))).toMatchObject({ kind: 'hit' });
+    expect(await tree.lookup('team-b', keyOf(request('Joan'), 'Joan'))).toMatchObject({ kind: 'miss', depth: 0 });
     // A turn further on: the first message is known, the tool call and its result are not.
-    expect(await tree.lookup('team-a', keyOf(request('Jo', 'found'), 'Jo'))).toMatchObject({ kind: 'miss', depth: 1, reason: 'message 1 is new here' });
+    expect(await tree.lookup('team-a', keyOf(request('Joan', 'found'), 'Joan'))).toMatchObject({ kind: 'miss', depth: 1, reason: 'message 1 is new here' });
     await tree.store('team-a', keyOf(request('Ada', 'found'), 'Ada'), stored.value);
-    expect(await tree.lookup('team-a', keyOf(request('Jo', 'found'), 'Jo'))).toMatchObject({ kind: 'hit' });
+    expect(await tree.lookup('team-a', keyOf(request('Joan', 'found'), 'Joan'))).toMatchObject({ kind: 'hit' });
     // A tool result with other data branches at its own message.
-    expect(await tree.lookup('team-a', keyOf(request('Jo', 'not found'), 'Jo'))).toMatchObject({ kind: 'miss', depth: 2, reason: 'message 2 is new here' });
+    expect(await tree.lookup('team-a', keyOf(request('Joan', 'not found'), 'Joan'))).toMatchObject({ kind: 'miss', depth: 2, reason: 'message 2 is new here' });
   });
 });

@@ -36,6 +36,8 @@ export function storableReply(completion: Record<string, unknown>, values: Decla
   if (finish !== 'stop' && finish !== 'tool_calls') return refuse(`the reply finished with ${JSON.stringify(finish)}: only a whole answer (stop, tool_calls) is kept`);
   const message = (choice.message ?? {}) as Record<string, unknown>;
   if (typeof message.refusal === 'string' && message.refusal !== '') return refuse('the reply is a refusal');
+  // Spoken answers and anything else beside the text and tool calls are not what a hit serves back.
+  for (const field of ['audio', 'function_call'] as const) if (message[field] !== undefined && message[field] !== null) return refuse(`the reply has ${field}, which is not kept`);
   // Only values the request holds: a reply that shows one the request never sent did not take it from there.
   const inRequest = new Map([...values].filter(([name]) => used.has(name)));
   let content: string | null = null;

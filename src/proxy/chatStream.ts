@@ -24,6 +24,7 @@ export function chunksOf(served: ServedMessage, meta: { id: string; created: num
 export function completionOfStream(text: string): Record<string, unknown> | undefined {
   let model = '';
   let content: string | null = null;
+  let refusal: string | null = null;
   let finish: unknown = null;
   let usage: unknown;
   let done = false;
@@ -48,6 +49,9 @@ export function completionOfStream(text: string): Record<string, unknown> | unde
       if (choice.index !== 0) return undefined;
       const delta = (choice.delta ?? {}) as Record<string, unknown>;
       if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
+      // A refusal streams in its own field: read, so that it is never kept as an empty answer.
+      if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
+      if (delta.audio !== undefined && delta.audio !== null) return undefined;
       for (const part of (Array.isArray(delta.tool_calls) ? delta.tool_calls : []) as Record<string, unknown>[]) {
         const index = Number(part.index);
         const call = (calls[index] ??= { arguments: '' });
@@ -62,5 +66,5 @@ export function completionOfStream(text: string): Record<string, unknown> | unde
   }
   if (!done) return undefined;
   const toolCalls = calls.map((call) => ({ id: call.id, type: call.type ?? 'function', function: { name: call.name, arguments: call.arguments } }));
-  return { model, usage, choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }] };
+  return { model, usage, choices: [{ index: 0, message: { role: 'assistant', content, refusal, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: finish }] };
 }

@@ -22,7 +22,7 @@ describe('the Rote-Params header', () => {
 
 describe('templating a text', () => {
   it('replaces whole tokens only, every occurrence, and says which names it used', () => {
-    const templated = templateText('Register Ann Lee (Ann, annual plan 1427) for Annual review; qty 42.', values({ first: 'Ann', qty: '42', city: 'Waco' }));
+    const templated = templateText('Register Ann Lee (Ann, annual plan 1427) for Annual review; qty 427.', values({ first: 'Ann', qty: '427', city: 'Waco' }));
     expect(templated.ok && readableTemplate(templated.value.text)).toBe('Register {{first}} Lee ({{first}}, annual plan 1427) for Annual review; qty {{qty}}.');
     expect(templated.ok && [...templated.value.used]).toEqual(['first', 'qty']);
   });
@@ -32,6 +32,20 @@ describe('templating a text', () => {
     if (!templated.ok) throw new Error(templated.reason);
     expect(renderText(templated.value.text, values({ city: 'Ames' }))).toEqual({ ok: true, value: 'Ship to Ames, TX' });
     expect(renderText(templated.value.text, values({ town: 'Ames' }))).toMatchObject({ ok: false, reason: expect.stringContaining('parameter "city"') });
+  });
+
+  it('leaves values too common to stand for a parameter: booleans and values under three characters', () => {
+    const templated = templateText('{"success": false, "count": 2, "flag": "no"}', values({ dryRun: 'false', qty: '2', answer: 'no' }));
+    expect(templated.ok && templated.value.text).toBe('{"success": false, "count": 2, "flag": "no"}');
+    expect(templated.ok && templated.value.used.size).toBe(0);
+  });
+
+  it('never matches a value inside the marker another value left: a value may be a parameter\'s name', () => {
+    const waco = templateText('Weather in Waco', values({ city: 'Waco', other: 'city' }));
+    const lund = templateText('Weather in Lund', values({ city: 'Lund', other: 'city' }));
+    expect(waco.ok && readableTemplate(waco.value.text)).toBe('Weather in {{city}}');
+    expect(waco.ok && lund.ok && waco.value.text === lund.value.text).toBe(true);
+    expect(templateText('the city of Lund', values({ city: 'Lund', other: 'city' }))).toMatchObject({ ok: true, value: { used: new Set(['city', 'other']) } });
   });
 
   it('refuses a text that holds its markers, rather than reading them as values', () => {
@@ -53,11 +67,20 @@ describe('templating the JSON of a tool call', () => {
     expect(rendered.ok && JSON.parse(rendered.value)).toEqual({ note: 'say "hi" to Jo "JJ" O\\Neil', to: ['Jo "JJ" O\\Neil'] });
   });
 
-  it('keeps a number a number: 42 units for qty 42 are 43 for qty 43, and a qty that is no number is refused', () => {
-    const templated = templateJsonText('{"sku":"A-1","qty":42,"price":42.5}', values({ qty: '42' }));
+  it('keeps a number a number: 250 units for qty 250 are 1500 for qty 1500, and a qty that is no plain number is refused', () => {
+    const templated = templateJsonText('{"sku":"A-1","qty":250,"price":250.5}', values({ qty: '250' }));
     if (!templated.ok) throw new Error(templated.reason);
-    expect(JSON.parse((renderJsonText(templated.value.text, values({ qty: '43' })) as { value: string }).value)).toEqual({ sku: 'A-1', qty: 43, price: 42.5 });
-    expect(renderJsonText(templated.value.text, values({ qty: 'many' }))).toMatchObject({ ok: false, reason: expect.stringContaining('is not a number') });
+    expect(JSON.parse((renderJsonText(templated.value.text, values({ qty: '1500' })) as { value: string }).value)).toEqual({ sku: 'A-1', qty: 1500, price: 250.5 });
+    for (const bad of ['many', '0x10', '1e3x', ' 7 ', '9007199254740993']) expect(renderJsonText(templated.value.text, values({ qty: bad })), bad).toMatchObject({ ok: false, reason: expect.stringContaining('not a plain number') });
+  });
+
+  it('keeps JSON that holds no value byte for byte, refuses an integer JavaScript would round, and keeps a __proto__ key', () => {
+    const spaced = '{ "message_id" : 42, "note": "hello" }';
+    expect(templateJsonText(spaced, values({ first: 'Ada' }))).toEqual({ ok: true, value: { text: spaced, used: new Set() } });
+    expect(templateJsonText('{"message_id":1234567890123456789,"to":"Ada"}', values({ first: 'Ada' }))).toMatchObject({ ok: false, reason: expect.stringContaining('1234567890123456789') });
+    const templated = templateJsonText('{"__proto__":{"x":"Ada"},"to":"Ada"}', values({ first: 'Ada' }));
+    if (!templated.ok) throw new Error(templated.reason);
+    expect(JSON.parse((renderJsonText(templated.value.text, values({ first: 'Joan' })) as { value: string }).value)).toEqual(JSON.parse('{"__proto__":{"x":"Joan"},"to":"Joan"}'));
   });
 
   it('templates text that is not JSON as text', () => {

@@ -53,22 +53,38 @@ export function ambiguity(values: DeclaredValues): string | undefined {
   return undefined;
 }
 
-/** The text with every whole-token occurrence of a declared value replaced by its marker, and the names it used. */
+/**
+ * Values too common to stand for a parameter wherever they appear: a boolean, or fewer than three
+ * characters ("2", "no"). Templating them would make `{"success": false}` in a tool result the
+ * same message for every run whose flag is false or true; they stay as they are, so a request with
+ * another such value is another path (a miss), never a wrong hit.
+ */
+export function templatable(value: string): boolean {
+  return value.length >= 3 && !/^(true|false)$/i.test(value);
+}
+
+/**
+ * The text with every whole-token occurrence of a declared value replaced by its marker, and the
+ * names it used. One pass over the text as the client sent it, the longest value first at each
+ * place, so a value never matches inside a marker another value left (a value may be a name).
+ */
 export function templateText(text: string, values: DeclaredValues): Outcome<{ text: string; used: Set<string> }> {
   if (text.includes(OPEN) || text.includes(CLOSE)) return refuse('a message holds the control characters U+0001 or U+0002, which the proxy uses to mark values');
+  const candidates = [...values].filter(([, value]) => templatable(value)).sort((a, b) => b[1].length - a[1].length);
   const used = new Set<string>();
-  let out = text;
-  // Longest first, so a value is never cut by a shorter one (ambiguity() refuses values inside values anyway).
-  for (const [name, value] of [...values].sort((a, b) => b[1].length - a[1].length)) {
-    let from = 0;
-    let result = '';
-    for (let at = out.indexOf(value); at >= 0; at = out.indexOf(value, at + value.length)) {
-      if (!wholeToken(out, at, value.length)) continue;
-      result += out.slice(from, at) + OPEN + name + CLOSE;
-      from = at + value.length;
-      used.add(name);
+  if (candidates.length === 0) return accept({ text, used });
+  let out = '';
+  let at = 0;
+  while (at < text.length) {
+    const found = candidates.find(([, value]) => text.startsWith(value, at) && wholeToken(text, at, value.length));
+    if (found) {
+      out += OPEN + found[0] + CLOSE;
+      used.add(found[0]);
+      at += found[1].length;
+    } else {
+      out += text[at];
+      at++;
     }
-    out = result + out.slice(from);
   }
   return accept({ text: out, used });
 }

@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
  * `x-should-retry: false` where retrying the same request cannot help (the openai client retries
  * 408, 409, 429 and 5xx twice unless told not to).
  */
-export type OpenAIErrorType = 'invalid_request_error' | 'upstream_error';
+export type OpenAIErrorType = 'invalid_request_error' | 'upstream_error' | 'server_error';
 
 export function sendOpenAIError(res: ServerResponse, status: number, error: { message: string; type: OpenAIErrorType; param?: string | null; code?: string | null }, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ error: { message: error.message, type: error.type, param: error.param ?? null, code: error.code ?? null } });

@@ -20,9 +20,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const context: ChatContext = { upstream: options.upstream, tree: options.tree, log: options.log ?? (() => undefined) };
   const server: Server = createServer((req, res) => {
     handle(req, res, context).catch((error: unknown) => {
-      context.log(`error: ${(error as Error).message}`);
-      if (!res.headersSent) sendOpenAIError(res, 500, { type: 'upstream_error', message: 'the proxy failed to handle this request' });
-      else res.destroy();
+      // Only the error's kind: its message may quote the request (a failed query's parameters).
+      context.log(`error: the proxy failed to handle a request (${(error as NodeJS.ErrnoException).code ?? (error as Error).name})`);
+      if (!res.headersSent) sendOpenAIError(res, 500, { type: 'server_error', message: 'the proxy failed to handle this request' }, { 'x-should-retry': 'true', 'rote-cache': 'bypass' });
+      else if (!res.writableEnded) res.destroy();
     });
   });
   const host = options.host ?? '127.0.0.1';
@@ -43,7 +44,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
 async function handle(req: IncomingMessage, res: ServerResponse, context: ChatContext): Promise<void> {
   const raw = await readBody(req);
-  if (raw === undefined) return sendOpenAIError(res, 413, { type: 'invalid_request_error', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` });
+  if (raw === undefined) return sendOpenAIError(res, 413, { type: 'invalid_request_error', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` }, { 'rote-cache': 'bypass' });
   const path = new URL(req.url ?? '/', 'http://proxy').pathname;
   if (req.method === 'POST' && /^\/(v1\/)?chat\/completions\/?$/.test(path)) return handleChatCompletions(req, res, raw, context);
   // Anything else goes on as it came, answered as the upstream answers.
@@ -51,7 +52,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: ChatCo
     const answer = await forward(context.upstream, req.method ?? 'GET', req.url ?? '/', req.headers, raw);
     await relay(res, answer, { 'rote-cache': 'bypass', 'rote-reason': 'only chat completions are cached' });
   } catch (error) {
-    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' });
+    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, { 'rote-cache': 'bypass' });
     throw error;
   }
 }
