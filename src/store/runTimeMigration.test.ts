@@ -37,9 +37,9 @@ describe("the run's time column, on a store from before it", () => {
     }
   });
 
-  // The stores of every earlier schema that storeVersions.spec.ts replays (a recorded run in each).
+  // The stores of every schema from before the time column (0010) that storeVersions.spec.ts replays (a recorded run in each).
   const fixtures = join(process.cwd(), 'e2e', 'support', 'stores');
-  it.each(readdirSync(fixtures).filter((name) => name.endsWith('.db')))('SQLite: the run of fixture store %s shows no time', async (file) => {
+  it.each(readdirSync(fixtures).filter((name) => name.endsWith('.db') && name < 'v0010.db'))('SQLite: the run of fixture store %s shows no time', async (file) => {
     const path = join(work, file);
     copyFileSync(join(fixtures, file), path);
     const store = await SqliteStore.open(path);
