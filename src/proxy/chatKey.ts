@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { accept, refuse, type Outcome } from '../errors/refusal.js';
+import { canonicalJson, type JsonValue } from '../params/jsonValues.js';
 import { templateText, type DeclaredValues } from './declaredValues.js';
 import { templateJsonText } from './jsonTemplates.js';
 
@@ -31,7 +32,7 @@ type Message = Record<string, unknown>;
 
 export function chatKey(body: Body, values: DeclaredValues): Outcome<ChatKey> {
   const settings = Object.fromEntries(Object.entries(body).filter(([field]) => !DELIVERY_FIELDS.has(field)));
-  const shape = createHash('sha256').update(canonicalJson(settings)).digest('hex');
+  const shape = createHash('sha256').update(canonicalJson(settings as JsonValue)).digest('hex');
   const messages = body.messages as Message[];
   const used = new Set<string>();
   const levels: string[] = [];
@@ -84,7 +85,7 @@ function canonicalMessage(messages: readonly Message[], index: number, values: D
     if (answered === undefined) return refuse(`it answers tool call ${JSON.stringify(message.tool_call_id)}, which no assistant message before it made`);
     out.answers = answered;
   }
-  return accept(canonicalJson(out));
+  return accept(canonicalJson(out as JsonValue));
 }
 
 /** A string, or an array of parts: text parts templated (an array of text parts alone is the string they make). */
@@ -117,11 +118,4 @@ function callPosition(messages: readonly Message[], index: number, id: unknown):
     return position >= 0 ? String(position) : undefined;
   }
   return undefined;
-}
-
-/** JSON with every object's keys in sorted order: the same value, the same text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_, item: unknown) =>
-    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
-  );
 }
