@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { MemoryConversationTree } from '../src/proxy/conversationTree.js';
 import { startProxy, type RunningProxy } from '../src/proxy/proxyServer.js';
-import { ADA, agent, brain, expectedFills, JO } from './support/chatAgent.js';
+import { ADA, agent, brain, CYD, expectedFills, GRACE, JO } from './support/chatAgent.js';
 import { startFakeOpenAI, type FakeOpenAI } from './support/fakeOpenAI.js';
 
 /**
@@ -11,9 +11,11 @@ import { startFakeOpenAI, type FakeOpenAI } from './support/fakeOpenAI.js';
  */
 let upstream: FakeOpenAI;
 let proxy: RunningProxy;
+let log: string[];
 test.beforeEach(async () => {
   upstream = await startFakeOpenAI({ brain });
-  proxy = await startProxy({ upstream: new URL(upstream.baseURL), tree: new MemoryConversationTree() });
+  log = [];
+  proxy = await startProxy({ upstream: new URL(upstream.baseURL), tree: new MemoryConversationTree(), log: (line) => log.push(line) });
 });
 test.afterEach(async () => {
   await proxy.close();
@@ -49,6 +51,40 @@ test('a tool result that differs at turn 3 goes upstream from there; a third run
   expect(again.caches.every((cache) => cache === 'hit')).toBe(true);
   expect(upstream.requests).toHaveLength(6 + locked.caches.length - 3);
   expect(again.fills.map((fill) => fill.value)).toEqual(['Cyd', 'Lovelace', 'Ely', 250, 'Basic']);
+});
+
+test('with no Rote-Params, two runs that differ only in values teach a template, and a third run with new values is served whole', async () => {
+  const first = await agent(proxy, ADA, { declare: false });
+  const second = await agent(proxy, GRACE, { declare: false });
+  expect([...first.caches, ...second.caches].every((cache) => cache === 'miss')).toBe(true);
+  expect(upstream.requests).toHaveLength(12);
+  // Learned once the model has written every value (its fifth answer), and again with the last
+  // answer stored, after the agent already has it.
+  await expect.poll(() => log.filter((line) => line.startsWith('learned:'))).toEqual(['learned: 5 templates (requests of up to 10 messages) with 5 values', 'learned: 6 templates (requests of up to 12 messages) with 5 values']);
+
+  const third = await agent(proxy, CYD, { declare: false });
+  expect(third.caches).toEqual(['hit', 'hit', 'hit', 'hit', 'hit', 'hit']);
+  expect(upstream.requests).toHaveLength(12);
+  expect(third.fills).toEqual(expectedFills(CYD));
+  expect(third.text).toBe('Saved the record of Cyd Charisse in Ely.');
+
+  // A value the template cannot read (a last name of two words where it learned one): forwarded, and right.
+  const jo = await agent(proxy, JO, { declare: false });
+  expect(jo.caches.every((cache) => cache === 'miss')).toBe(true);
+  expect(jo.fills).toEqual(expectedFills(JO));
+});
+
+test('a learned template is not used when it is off', async () => {
+  const off = await startProxy({ upstream: new URL(upstream.baseURL), tree: new MemoryConversationTree(), learn: false, log: (line) => log.push(line) });
+  try {
+    await agent(off, ADA, { declare: false });
+    await agent(off, GRACE, { declare: false });
+    const third = await agent(off, CYD, { declare: false });
+    expect(third.caches.every((cache) => cache === 'miss')).toBe(true);
+    expect(log.some((line) => line.startsWith('learned:'))).toBe(false);
+  } finally {
+    await off.close();
+  }
 });
 
 test('another API key has a tree of its own', async () => {

@@ -12,6 +12,8 @@ export const FIELDS = ['first', 'last', 'city', 'qty', 'plan'] as const;
 export type Row = Record<(typeof FIELDS)[number], string>;
 export const ADA: Row = { first: 'Ada', last: 'Lovelace', city: 'Waco', qty: '250', plan: 'Basic' };
 export const JO: Row = { first: 'Joan', last: "O'Neil", city: 'Ames', qty: '1500', plan: 'Standard' };
+export const GRACE: Row = { first: 'Grace', last: 'Hopper', city: 'Austin', qty: '1200', plan: 'Premium' };
+export const CYD: Row = { first: 'Cyd', last: 'Charisse', city: 'Ely', qty: '330', plan: 'Gold' };
 const TOOLS = [{ type: 'function' as const, function: { name: 'fill', parameters: { type: 'object', properties: { field: { type: 'string' }, value: {} } } } }];
 
 const call = (name: string, args: Record<string, unknown>) => ({ id: `call_${randomBytes(6).toString('hex')}`, type: 'function', function: { name, arguments: JSON.stringify(args) } });
@@ -31,8 +33,8 @@ export const brain: FakeBrain = ({ body, params }) => {
 
 export type AgentRun = { text: string | null; caches: (string | null)[]; fills: Record<string, unknown>[] };
 
-/** The agent: its own loop, its own messages; rote only changed its base URL and added the header. */
-export async function agent(proxy: { url: string }, row: Row, options: { stream?: boolean; lockedAtTurn?: number; apiKey?: string } = {}): Promise<AgentRun> {
+/** The agent: its own loop, its own messages; rote only changed its base URL and (unless `declare` is false) added the header. */
+export async function agent(proxy: { url: string }, row: Row, options: { stream?: boolean; lockedAtTurn?: number; apiKey?: string; declare?: boolean } = {}): Promise<AgentRun> {
   const run: AgentRun = { text: null, caches: [], fills: [] };
   // What the proxy said of each answer, read where the client's own fetch sees it.
   const seen: typeof fetch = async (input, init) => {
@@ -40,7 +42,7 @@ export async function agent(proxy: { url: string }, row: Row, options: { stream?
     run.caches.push(response.headers.get('rote-cache'));
     return response;
   };
-  const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: options.apiKey ?? 'sk-test-team-a', maxRetries: 0, fetch: seen, defaultHeaders: { 'Rote-Params': JSON.stringify(row) } });
+  const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: options.apiKey ?? 'sk-test-team-a', maxRetries: 0, fetch: seen, defaultHeaders: options.declare === false ? {} : { 'Rote-Params': JSON.stringify(row) } });
   const prompt = `Register the patient.\n${FIELDS.map((field) => `- ${field}: ${JSON.stringify(row[field])}`).join('\n')}`;
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     { role: 'system', content: 'You fill records with the fill tool.' },

@@ -13,7 +13,7 @@ import { reportCommand, type ReportCommandOptions } from './reportCommand.js';
 import { statsCommand, type StatsCommandOptions } from './statsCommand.js';
 import { tasksCommand } from './tasksCommand.js';
 import { packageVersion } from './packageVersion.js';
-import { proxyClear, proxyCommand, type ProxyClearOptions, type ProxyCommandOptions } from './proxyCommand.js';
+import { proxyClear, proxyCommand, proxyExport, proxyImport, type ProxyClearOptions, type ProxyCommandOptions, type ProxyExportOptions, type ProxyImportOptions } from './proxyCommand.js';
 
 /**
  * The rote command: every subcommand with its options and help. Built by a function, so the CLI
@@ -225,19 +225,42 @@ export function buildProgram(): Command {
     .option('--port <n>', 'the port to listen on', portNumber, 8787)
     .option('--host <address>', 'the address to listen on (127.0.0.1: this machine only)', '127.0.0.1')
     .option('--store <path>', 'SQLite file, or a postgres:// URL', '.rote/rote.db')
+    .option('--namespace <name>', 'one namespace every API key shares (by default each key has its own); also picks it in clear, export and import')
+    .option('--no-learn', 'do not learn templates from conversations that declare no values')
     .addHelpText('after', '\nPoint the agent\'s base URL at http://127.0.0.1:8787/v1 and send its values in a Rote-Params header:\n  rote proxy --upstream https://api.openai.com/v1\n')
     .action(async (options: ProxyCommandOptions) => {
       process.exitCode = await proxyCommand(options);
     });
 
+  // --store and --namespace are rote proxy's own options (commander gives them to the parent
+  // wherever they stand): the subcommands read them with optsWithGlobals.
   proxy
     .command('clear')
-    .description("Forget the stored conversations of one API key, or of every key.")
+    .description("Forget the stored conversations of one API key, of a namespace, or of every key.")
     .option('--key-env <var>', 'the environment variable that holds the API key')
     .option('--all', 'every key')
-    // --store is rote proxy's own option (commander gives it to the parent wherever it stands).
     .action(async (_options: unknown, command: Command) => {
       process.exitCode = await proxyClear(command.optsWithGlobals<ProxyClearOptions>());
+    });
+
+  proxy
+    .command('export')
+    .description('Write stored conversations and learned templates to a file (one key\'s with --key-env, a namespace\'s with --namespace, else every key\'s).')
+    .requiredOption('--out <file>', 'the file to write')
+    .option('--key-env <var>', 'the environment variable that holds the API key')
+    .option('--json', 'print JSON')
+    .action(async (_options: unknown, command: Command) => {
+      process.exitCode = await proxyExport(command.optsWithGlobals<ProxyExportOptions>());
+    });
+
+  proxy
+    .command('import')
+    .description('Store the conversations of a file written by rote proxy export, where they were or into one key\'s (--key-env) or a namespace\'s (--namespace) trees.')
+    .argument('<file>', 'a file written by rote proxy export')
+    .option('--key-env <var>', 'the environment variable that holds the API key')
+    .option('--json', 'print JSON')
+    .action(async (file: string, _options: unknown, command: Command) => {
+      process.exitCode = await proxyImport(file, command.optsWithGlobals<ProxyImportOptions>());
     });
 
   return program;

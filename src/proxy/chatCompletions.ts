@@ -1,11 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chatKey, type ChatKey } from './chatKey.js';
 import { readChatBody } from './chatRequest.js';
-import { bypassReason, renderReply, storableReply } from './chatReply.js';
+import { bypassReason, renderReply, storableReply, type StoredReply } from './chatReply.js';
 import { chunksOf, completionOfStream } from './chatStream.js';
-import type { ConversationTree, TreeLookup } from './conversationTree.js';
+import type { ConversationTree } from './conversationTree.js';
+import { learnFrom, lookupLearned } from './learnedTemplates.js';
 import { ambiguity, parseDeclaredValues, type DeclaredValues } from './declaredValues.js';
+import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
 import { forward, relay, UpstreamUnreachable, type Forwarded } from './upstream.js';
 
@@ -14,7 +16,15 @@ import { forward, relay, UpstreamUnreachable, type Forwarded } from './upstream.
  * it with a reply, forwarded otherwise (the reply then kept as a branch where the request left the
  * tree). Every answer says `Rote-Cache: hit | miss | bypass`, and a miss or a bypass `Rote-Reason`.
  */
-export type ChatContext = { upstream: URL; tree: ConversationTree; log: (line: string) => void };
+export type ChatContext = {
+  upstream: URL;
+  tree: ConversationTree;
+  log: (line: string) => void;
+  /** Learn templates from stored conversations with no declared values, and use them (on unless false). */
+  learn?: boolean;
+  /** The namespace every key shares, when the operator says so (`--namespace`); each key has its own otherwise. */
+  sharedNamespace?: string;
+};
 
 export async function handleChatCompletions(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ChatContext): Promise<void> {
   const refused = { 'rote-cache': 'bypass', 'rote-reason': 'the request was refused before it was looked up' };
@@ -24,41 +34,52 @@ export async function handleChatCompletions(req: IncomingMessage, res: ServerRes
   if (!declared.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: declared.reason, param: 'Rote-Params', code: 'invalid_rote_params' }, refused);
   const body = read.body;
   const values = declared.value;
-  const namespace = namespaceOf(req);
+  const namespace = namespaceOf(req, context.sharedNamespace);
   const bypass = bypassReason(body) ?? ambiguity(values) ?? (namespace === undefined ? 'the request carries no API key (Authorization, api-key or x-api-key): it has no tree of its own' : undefined);
   if (bypass) return passThrough(req, res, raw, context, { cache: 'bypass', reason: bypass });
   const key = chatKey(body, values);
   if (!key.ok || namespace === undefined) return passThrough(req, res, raw, context, { cache: 'bypass', reason: key.ok ? 'no API key' : key.reason });
   const found = await context.tree.lookup(namespace, key.value);
   if (found.kind === 'hit') {
-    const served = renderReply(found.reply, values);
-    if (served.ok) {
-      const meta = { id: `chatcmpl-rote${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model: found.reply.model, finishReason: found.reply.finishReason };
-      if (body.stream === true) {
-        const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'rote-cache': 'hit' });
-        for (const chunk of chunksOf(served.value, { ...meta, includeUsage })) res.write(chunk);
-        res.end();
-        return countHit(context, found, key.value);
-      }
-      const message = { role: 'assistant', content: served.value.content, refusal: null, annotations: [], ...(served.value.toolCalls.length > 0 ? { tool_calls: served.value.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) } : {}) };
-      const completion = { id: meta.id, object: 'chat.completion', created: meta.created, model: meta.model, choices: [{ index: 0, message, logprobs: null, finish_reason: meta.finishReason }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, system_fingerprint: null };
-      res.writeHead(200, { 'content-type': 'application/json', 'rote-cache': 'hit' });
-      res.end(JSON.stringify(completion));
-      return countHit(context, found, key.value);
-    }
+    const served = serveHit(res, body, found.reply, values);
+    if (served === undefined) return countHit(context, found, key.value);
     // A stored reply these values cannot fill (it needs one the request did not declare): forwarded.
-    return passThrough(req, res, raw, context, { cache: 'miss', reason: served.reason }, { namespace, key: key.value, values });
+    return passThrough(req, res, raw, context, { cache: 'miss', reason: served }, { namespace, key: key.value, values });
+  }
+  // No values declared and not stored as it is: a template learned from the store may read them.
+  if (values.size === 0 && context.learn !== false) {
+    const learned = await lookupLearned(context.tree, namespace, body, key.value);
+    if (learned.kind === 'hit' && serveHit(res, body, learned.reply, learned.values) === undefined) return countHit(context, learned, key.value, 'a learned template');
+    if (learned.kind === 'none' && learned.reason) return passThrough(req, res, raw, context, { cache: 'miss', reason: learned.reason }, { namespace, key: key.value, values });
   }
   return passThrough(req, res, raw, context, { cache: 'miss', reason: found.reason }, { namespace, key: key.value, values });
+}
+
+/** Writes a hit as the client asked (JSON or a stream); undefined once sent, or why these values cannot fill the reply (nothing sent). */
+function serveHit(res: ServerResponse, body: Record<string, unknown>, reply: StoredReply, values: DeclaredValues): string | undefined {
+  const served = renderReply(reply, values);
+  if (!served.ok) return served.reason;
+  const meta = { id: `chatcmpl-rote${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model: reply.model, finishReason: reply.finishReason };
+  if (body.stream === true) {
+    const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'rote-cache': 'hit' });
+    for (const chunk of chunksOf(served.value, { ...meta, includeUsage })) res.write(chunk);
+    res.end();
+    return undefined;
+  }
+  const message = { role: 'assistant', content: served.value.content, refusal: null, annotations: [], ...(served.value.toolCalls.length > 0 ? { tool_calls: served.value.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) } : {}) };
+  const completion = { id: meta.id, object: 'chat.completion', created: meta.created, model: meta.model, choices: [{ index: 0, message, logprobs: null, finish_reason: meta.finishReason }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, system_fingerprint: null };
+  res.writeHead(200, { 'content-type': 'application/json', 'rote-cache': 'hit' });
+  res.end(JSON.stringify(completion));
+  return undefined;
 }
 
 type Keep = { namespace: string; key: ChatKey; values: DeclaredValues };
 
 /** Counted once the client has its answer: a count that fails is logged, and the answer stands. */
-async function countHit(context: ChatContext, found: Extract<TreeLookup, { kind: 'hit' }>, key: ChatKey): Promise<void> {
+async function countHit(context: ChatContext, found: { nodeId: string; reply: StoredReply }, key: ChatKey, through = 'the tree'): Promise<void> {
   await context.tree.served(found.nodeId, found.reply).catch(() => context.log('hit: the store could not count it'));
-  context.log(`hit: ${key.levels.length} messages, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
+  context.log(`hit: ${key.levels.length} messages from ${through}, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
 }
 
 /** Forwards the request unchanged and copies the answer back; a whole, successful answer is kept when `keep` says where. */
@@ -79,23 +100,10 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
   const stored = storableReply(completion, keep.values, keep.key.used);
   if (!stored.ok) return context.log(`miss: not kept, ${stored.reason}`);
   // The client has its answer whatever happens here; a store that fails only loses the branch.
-  const kept = await context.tree.store(keep.namespace, keep.key, stored.value).then(() => true, () => false);
+  const kept = await context.tree.store(keep.namespace, keep.key, stored.value).catch(() => undefined);
   context.log(kept ? `miss: kept at message ${keep.key.levels.length} (${said.reason})` : 'miss: the store could not keep the answer');
-}
-
-/**
- * The tree a request belongs to: a hash of its Authorization, so that two keys never share one.
- * The key itself is never kept: only this hash, which cannot be turned back into it.
- */
-export function namespaceOf(req: IncomingMessage): string | undefined {
-  // Azure's OpenAI endpoints take the key as api-key; some gateways as x-api-key.
-  const credential = headerOf(req, 'authorization') ?? headerOf(req, 'api-key') ?? headerOf(req, 'x-api-key');
-  return credential ? namespaceOfAuthorization(credential) : undefined;
-}
-
-/** The namespace of an Authorization header's value ("Bearer sk-..."), for `rote proxy clear`. */
-export function namespaceOfAuthorization(authorization: string): string {
-  return createHash('sha256').update(`rote-proxy\n${authorization}`).digest('hex');
+  // A conversation with no values declared in it: another one like it may show which parts are values.
+  if (kept && keep.key.used.size === 0 && context.learn !== false) await learnFrom(context.tree, keep.namespace, keep.key, kept, context.log);
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

@@ -37,75 +37,100 @@ export function chatKey(body: Body, values: DeclaredValues): Outcome<ChatKey> {
   const used = new Set<string>();
   const levels: string[] = [];
   for (let index = 0; index < messages.length; index++) {
-    const level = canonicalMessage(messages, index, values, used);
+    const canonical = canonicalMessage(messages, index);
+    const level = canonical.ok ? templateMessage(canonical.value, values, used) : canonical;
     if (!level.ok) return refuse(`message ${index}: ${level.reason}`);
     levels.push(level.value);
   }
   return accept({ shape, levels, used });
 }
 
-function canonicalMessage(messages: readonly Message[], index: number, values: DeclaredValues, used: Set<string>): Outcome<string> {
+/**
+ * A stored level (a message as the key spells it, with no values templated) with these values
+ * templated: the very level `chatKey` gives the request it came from with these values declared.
+ */
+export function templateLevel(level: string, values: DeclaredValues, used: Set<string>): Outcome<string> {
+  return templateMessage(JSON.parse(level) as Message, values, used);
+}
+
+/** The message in its canonical spelling, nothing templated yet: every field but the ones clients vary without meaning anything. */
+function canonicalMessage(messages: readonly Message[], index: number): Outcome<Message> {
   const message = messages[index]!;
-  const text = (value: string): Outcome<string> => {
-    const templated = templateText(value, values);
-    if (!templated.ok) return templated;
-    templated.value.used.forEach((name) => used.add(name));
-    return accept(templated.value.text);
-  };
   // Every field counts (a name, a refusal, audio, a legacy function_call), but one that is null or
   // empty is one that is not there: clients echo an answer's `refusal: null` and `annotations: []`.
-  const out: Record<string, unknown> = {};
+  const out: Message = {};
   for (const [field, value] of Object.entries(message)) {
     if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     if (field === 'content' || field === 'tool_calls' || field === 'tool_call_id') continue;
     out[field] = value;
   }
-  const content = canonicalContent(message.content, text);
+  const content = canonicalContent(message.content);
   if (!content.ok) return content;
   if (content.value !== undefined) out.content = content.value;
   if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
-    const calls: unknown[] = [];
-    for (const call of message.tool_calls as Record<string, unknown>[]) {
-      // The id is the upstream's, new on every answer; everything else of the call counts.
-      const { id: _id, ...rest } = call;
-      const fn = rest.function as Record<string, unknown> | undefined;
-      if (rest.type === 'function' && fn && typeof fn.arguments === 'string') {
-        const args = templateJsonText(fn.arguments, values);
-        if (!args.ok) return args;
-        args.value.used.forEach((name) => used.add(name));
-        calls.push({ ...rest, function: { ...fn, arguments: args.value.text } });
-      } else {
-        calls.push(rest);
-      }
-    }
-    out.tool_calls = calls;
+    // The id is the upstream's, new on every answer; everything else of the call counts.
+    out.tool_calls = (message.tool_calls as Record<string, unknown>[]).map(({ id: _id, ...rest }) => rest);
   }
   if (message.role === 'tool') {
     const answered = callPosition(messages, index, message.tool_call_id);
     if (answered === undefined) return refuse(`it answers tool call ${JSON.stringify(message.tool_call_id)}, which no assistant message before it made`);
     out.answers = answered;
   }
-  return accept(canonicalJson(out as JsonValue));
+  return accept(out);
 }
 
-/** A string, or an array of parts: text parts templated (an array of text parts alone is the string they make). */
-function canonicalContent(content: unknown, text: (value: string) => Outcome<string>): Outcome<unknown> {
+/** A string, or an array of parts (an array of text parts alone is the string they make). */
+function canonicalContent(content: unknown): Outcome<unknown> {
   if (content === undefined || content === null) return accept(undefined);
-  if (typeof content === 'string') return text(content);
+  if (typeof content === 'string') return accept(content);
   if (!Array.isArray(content)) return refuse('its content is neither a string nor an array of parts');
   const parts = content as Record<string, unknown>[];
-  if (parts.every((part) => part.type === 'text')) return text(parts.map((part) => String(part.text ?? '')).join(''));
-  const out: unknown[] = [];
-  for (const part of parts) {
-    if (part.type !== 'text') {
-      out.push(part);
-      continue;
-    }
-    const templated = text(String(part.text ?? ''));
+  if (parts.every((part) => part.type === 'text')) return accept(parts.map((part) => String(part.text ?? '')).join(''));
+  return accept(parts.map((part) => (part.type === 'text' ? { type: 'text', text: String(part.text ?? '') } : part)));
+}
+
+/** The canonical message's level: its text, text parts and function arguments with the values templated. */
+function templateMessage(message: Message, values: DeclaredValues, used: Set<string>): Outcome<string> {
+  const text = (value: string): Outcome<string> => {
+    const templated = templateText(value, values);
     if (!templated.ok) return templated;
-    out.push({ type: 'text', text: templated.value });
+    templated.value.used.forEach((name) => used.add(name));
+    return accept(templated.value.text);
+  };
+  const out: Message = { ...message };
+  if (typeof message.content === 'string') {
+    const content = text(message.content);
+    if (!content.ok) return content;
+    out.content = content.value;
+  } else if (Array.isArray(message.content)) {
+    const parts: unknown[] = [];
+    for (const part of message.content as Record<string, unknown>[]) {
+      if (part.type !== 'text') {
+        parts.push(part);
+        continue;
+      }
+      const templated = text(String(part.text ?? ''));
+      if (!templated.ok) return templated;
+      parts.push({ type: 'text', text: templated.value });
+    }
+    out.content = parts;
   }
-  return accept(out);
+  if (Array.isArray(message.tool_calls)) {
+    const calls: unknown[] = [];
+    for (const call of message.tool_calls as Record<string, unknown>[]) {
+      const fn = call.function as Record<string, unknown> | undefined;
+      if (call.type === 'function' && fn && typeof fn.arguments === 'string') {
+        const args = templateJsonText(fn.arguments, values);
+        if (!args.ok) return args;
+        args.value.used.forEach((name) => used.add(name));
+        calls.push({ ...call, function: { ...fn, arguments: args.value.text } });
+      } else {
+        calls.push(call);
+      }
+    }
+    out.tool_calls = calls;
+  }
+  return accept(canonicalJson(out as JsonValue));
 }
 
 /** Which call of the last assistant message before `index` the id names ("2" for its third), across that message's calls. */

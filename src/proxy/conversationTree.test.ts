@@ -13,8 +13,8 @@ import { StoreConversationTree } from './storeConversationTree.js';
  */
 const reply = (text: string): StoredReply => ({ model: 'm', finishReason: 'stop', content: text, toolCalls: [], usage: { promptTokens: 100, completionTokens: 20 } });
 
-function key(messages: string[], settings: Record<string, unknown> = {}): ChatKey {
-  const result = chatKey({ model: 'm', ...settings, messages: messages.map((content, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content })) }, new Map([['first', 'Ada']]));
+function key(messages: string[], settings: Record<string, unknown> = {}, values: ReadonlyMap<string, string> = new Map([['first', 'Ada']])): ChatKey {
+  const result = chatKey({ model: 'm', ...settings, messages: messages.map((content, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content })) }, values);
   if (!result.ok) throw new Error(result.reason);
   return result.value;
 }
@@ -46,6 +46,23 @@ function behaves(open: () => ConversationTree) {
     expect(await tree.lookup('ns', key(['Register Ada.']))).toMatchObject({ kind: 'hit' });
   });
 
+  it('reads a stored path back with the reply of each turn, and keeps a learned template once by shape and depth', async () => {
+    await tree.store('ns', key(['Register Ada.']), reply('Which city?'));
+    const whole = key(['Register Ada.', 'Which city?', 'Waco']);
+    const end = await tree.store('ns', whole, reply('Saved.'));
+    expect(await tree.pathTo(end)).toEqual({ nodeId: end, levels: whole.levels, reply: reply('Saved.'), replies: [reply('Which city?'), null, reply('Saved.')] });
+    expect((await tree.pathsAt('ns', whole.shape, 3, 5)).map((path) => path.nodeId)).toEqual([end]);
+    expect(await tree.pathsAt('ns', whole.shape, 2, 5)).toEqual([]);
+    const templated = key(['Register Ada.', 'Which city?', 'Waco'], {}, new Map([['value1', 'Ada'], ['value2', 'Waco']]));
+    const template = { levels: templated.levels, reply: reply('Saved \u0001value1\u0002.'), exemplar: { levels: whole.levels, values: { value1: 'Ada', value2: 'Waco' } } };
+    const nodeId = await tree.learn('ns', whole.shape, template);
+    expect(await tree.learn('ns', whole.shape, template)).toBe(nodeId);
+    expect(await tree.templatesAt('ns', whole.shape, 3, 5)).toEqual([{ nodeId, exemplar: template.exemplar }]);
+    expect(await tree.templatesAt('ns', whole.shape, 2, 5)).toEqual([]);
+    expect(await tree.templatesAt('other', whole.shape, 3, 5)).toEqual([]);
+    expect(await tree.lookup('ns', templated)).toMatchObject({ kind: 'hit', nodeId, reply: { content: 'Saved \u0001value1\u0002.' } });
+  });
+
   it('a message that repeats at another depth is another node', async () => {
     await tree.store('ns', key(['ok', 'ok', 'ok']), reply('three'));
     expect(await tree.lookup('ns', key(['ok', 'ok']))).toMatchObject({ kind: 'miss', depth: 2 });
@@ -65,12 +82,16 @@ describe.each(DIALECTS)('the conversation tree in the store on %s', (dialect) =>
     const tree = new StoreConversationTree(fresh.store.conversations);
     const path = key(['Register Ada.', 'Which city?', 'Waco']);
     await Promise.all([tree.store('ns', path, reply('Saved.')), tree.store('ns', path, reply('Saved.')), tree.store('other', path, reply('Saved.'))]);
-    expect(await fresh.store.conversations.totals()).toEqual({ nodes: 6, replies: 2, hits: 0, tokensSaved: 0 });
+    expect(await fresh.store.conversations.totals()).toEqual({ nodes: 6, replies: 2, hits: 0, tokensSaved: 0, templates: 0 });
     const hit = await tree.lookup('ns', path);
     if (hit.kind !== 'hit') throw new Error('expected a hit');
     await tree.served(hit.nodeId, hit.reply);
     await tree.served(hit.nodeId, hit.reply);
-    expect(await fresh.store.conversations.totals()).toEqual({ nodes: 6, replies: 2, hits: 2, tokensSaved: 240 });
+    expect(await fresh.store.conversations.totals()).toEqual({ nodes: 6, replies: 2, hits: 2, tokensSaved: 240, templates: 0 });
+    expect(await fresh.store.conversations.namespaceTotals()).toEqual([
+      { namespace: 'ns', nodes: 3, replies: 1, hits: 2, tokensSaved: 240, templates: 0, lastHitAt: expect.any(Number) },
+      { namespace: 'other', nodes: 3, replies: 1, hits: 0, tokensSaved: 0, templates: 0, lastHitAt: null },
+    ]);
     expect(await fresh.store.conversations.clear('ns')).toBe(3);
     expect(await tree.lookup('ns', path)).toMatchObject({ kind: 'miss', depth: 0 });
     expect(await tree.lookup('other', path)).toMatchObject({ kind: 'hit' });

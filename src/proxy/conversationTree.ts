@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatKey } from './chatKey.js';
 import type { StoredReply } from './chatReply.js';
+import type { Exemplar, LearnedTemplate, StoredPath } from './templateInduction.js';
 
 /**
  * A namespace's conversations as a tree: one root per request shape, one level per message. A
@@ -18,14 +19,26 @@ export interface ConversationTree {
   store(namespace: string, key: ChatKey, reply: StoredReply): Promise<string>;
   /** A request was served from this node's reply: counted, with the tokens it did not cost. */
   served(nodeId: string, reply: StoredReply): Promise<void>;
+  /** The newest stored conversations of one shape with `depth` messages and a reply: what a new one is compared with to learn a template. */
+  pathsAt(namespace: string, shape: string, depth: number, limit: number): Promise<StoredPath[]>;
+  /** The stored conversation that ends at this node (with a reply), or undefined. */
+  pathTo(nodeId: string): Promise<StoredPath | undefined>;
+  /** Keeps a learned template: its templated path and reply in the tree, and its exemplar beside it; the templated path's node. */
+  learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string>;
+  /** The templates learned for one shape and depth, the newest first. */
+  templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]>;
 }
 
-type Node = { id: string; children: Map<string, Node>; reply?: StoredReply; hits: number };
+/** A learned template as a lookup uses it: where its templated path ends, and its exemplar. */
+export type LearnedAt = { nodeId: string; exemplar: Exemplar };
+
+type Node = { id: string; children: Map<string, Node>; reply?: StoredReply; hits: number; levels?: readonly string[]; shape?: string; namespace?: string; path?: Node[] };
 
 /** The tree in memory, for one process: what the store-backed tree must answer the same way. */
 export class MemoryConversationTree implements ConversationTree {
   private readonly roots = new Map<string, Node>();
   private readonly byId = new Map<string, Node>();
+  private readonly templates: (LearnedAt & { namespace: string; shape: string; depth: number })[] = [];
 
   async lookup(namespace: string, key: ChatKey): Promise<TreeLookup> {
     const root = this.roots.get(rootKey(namespace, key));
@@ -43,14 +56,43 @@ export class MemoryConversationTree implements ConversationTree {
     const root = rootKey(namespace, key);
     let node: Node | undefined = this.roots.get(root);
     if (!node) this.roots.set(root, (node = { id: randomUUID(), children: new Map(), hits: 0 }));
+    const path: Node[] = [];
     for (const level of key.levels) {
       let next: Node | undefined = node.children.get(level);
       if (!next) node.children.set(level, (next = { id: randomUUID(), children: new Map(), hits: 0 }));
       node = next;
+      path.push(node);
     }
     node.reply = reply;
+    Object.assign(node, { levels: [...key.levels], shape: key.shape, namespace, path });
+    // The newest last, as pathsAt reads them newest first.
+    this.byId.delete(node.id);
     this.byId.set(node.id, node);
     return node.id;
+  }
+
+  async pathsAt(namespace: string, shape: string, depth: number, limit: number): Promise<StoredPath[]> {
+    const found = [...this.byId.values()].filter((node) => node.namespace === namespace && node.shape === shape && node.levels?.length === depth && node.reply);
+    return found.reverse().slice(0, limit).map(storedPath);
+  }
+
+  async pathTo(nodeId: string): Promise<StoredPath | undefined> {
+    const node = this.byId.get(nodeId);
+    return node?.reply ? storedPath(node) : undefined;
+  }
+
+  async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string> {
+    const nodeId = await this.store(namespace, { shape, levels: template.levels, used: new Set() }, template.reply);
+    if (!this.templates.some((known) => known.namespace === namespace && known.nodeId === nodeId)) this.templates.push({ namespace, shape, depth: template.levels.length, nodeId, exemplar: template.exemplar });
+    return nodeId;
+  }
+
+  async templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]> {
+    return this.templates
+      .filter((known) => known.namespace === namespace && known.shape === shape && known.depth === depth)
+      .reverse()
+      .slice(0, limit)
+      .map(({ nodeId, exemplar }) => ({ nodeId, exemplar }));
   }
 
   async served(nodeId: string): Promise<void> {
@@ -62,6 +104,10 @@ export class MemoryConversationTree implements ConversationTree {
   hitsOf(nodeId: string): number {
     return this.byId.get(nodeId)?.hits ?? 0;
   }
+}
+
+function storedPath(node: Node): StoredPath {
+  return { nodeId: node.id, levels: node.levels!, reply: node.reply!, replies: node.path!.map((on) => on.reply ?? null) };
 }
 
 function rootKey(namespace: string, key: ChatKey): string {

@@ -9,7 +9,17 @@ import { forward, relay, UpstreamUnreachable } from './upstream.js';
  * `rote proxy`'s HTTP server: POST /v1/chat/completions through the tree, every other path
  * forwarded unchanged. It listens on 127.0.0.1 unless told otherwise.
  */
-export type ProxyOptions = { upstream: URL; tree: ConversationTree; port?: number; host?: string; log?: (line: string) => void };
+export type ProxyOptions = {
+  upstream: URL;
+  tree: ConversationTree;
+  port?: number;
+  host?: string;
+  log?: (line: string) => void;
+  /** Learn templates from conversations with no declared values (on unless false). */
+  learn?: boolean;
+  /** A namespace (sharedNamespace()) every key shares; each key has its own when none is given. */
+  sharedNamespace?: string;
+};
 
 export type RunningProxy = { url: string; close: () => Promise<void> };
 
@@ -17,7 +27,7 @@ export type RunningProxy = { url: string; close: () => Promise<void> };
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const context: ChatContext = { upstream: options.upstream, tree: options.tree, log: options.log ?? (() => undefined) };
+  const context: ChatContext = { upstream: options.upstream, tree: options.tree, log: options.log ?? (() => undefined), learn: options.learn, sharedNamespace: options.sharedNamespace };
   const server: Server = createServer((req, res) => {
     handle(req, res, context).catch((error: unknown) => {
       // Only the error's kind: its message may quote the request (a failed query's parameters).

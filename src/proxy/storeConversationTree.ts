@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CONVERSATION_ROOT, type ConversationStore, type ProxyNodeStep } from '../store/conversationStore.js';
+import { CONVERSATION_ROOT, type ConversationStore, type ProxyNodeLink, type ProxyNodeStep } from '../store/conversationStore.js';
 import type { ChatKey } from './chatKey.js';
 import type { StoredReply } from './chatReply.js';
-import type { ConversationTree, TreeLookup } from './conversationTree.js';
+import type { ConversationTree, LearnedAt, TreeLookup } from './conversationTree.js';
+import type { Exemplar, LearnedTemplate, StoredPath } from './templateInduction.js';
 
 /**
  * The conversation tree in rote's store (SQLite or PostgreSQL): what survives the proxy's
@@ -33,6 +34,42 @@ export class StoreConversationTree implements ConversationTree {
 
   served(nodeId: string, reply: StoredReply): Promise<void> {
     return this.conversations.noteHit(nodeId, reply.usage.promptTokens + reply.usage.completionTokens, Date.now());
+  }
+
+  async pathsAt(namespace: string, shape: string, depth: number, limit: number): Promise<StoredPath[]> {
+    const ends = await this.conversations.repliesAt(namespace, shape, depth, limit);
+    const paths: StoredPath[] = [];
+    for (const end of ends) {
+      const path = await this.pathTo(end.id);
+      if (path && path.levels.length === depth) paths.push(path);
+    }
+    return paths;
+  }
+
+  /** Walked from the node to the root; undefined when a node on the way is gone (cleared meanwhile) or the end has no reply. */
+  async pathTo(nodeId: string): Promise<StoredPath | undefined> {
+    const levels: string[] = [];
+    const replies: (StoredReply | null)[] = [];
+    let node: ProxyNodeLink | undefined = await this.conversations.node(nodeId);
+    const end = node?.reply as StoredReply | null | undefined;
+    if (!end) return undefined;
+    while (node) {
+      levels.unshift(node.level);
+      replies.unshift((node.reply as StoredReply | null | undefined) ?? null);
+      if (node.parentId === CONVERSATION_ROOT) return { nodeId, levels, reply: end, replies };
+      node = await this.conversations.node(node.parentId);
+    }
+    return undefined;
+  }
+
+  async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string> {
+    const nodeId = await this.store(namespace, { shape, levels: template.levels, used: new Set() }, template.reply);
+    await this.conversations.addTemplate({ id: randomUUID(), namespace, shape, depth: template.levels.length, nodeId, exemplar: template.exemplar, createdAt: Date.now() });
+    return nodeId;
+  }
+
+  async templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]> {
+    return (await this.conversations.templatesAt(namespace, shape, depth, limit)).map((row) => ({ nodeId: row.nodeId, exemplar: row.exemplar as Exemplar }));
   }
 }
 

@@ -4,6 +4,7 @@ import { reportPaths } from './links.js';
 import { html, jsonForScript, type Markup } from './markup.js';
 import type { ReportModel, ReportRun } from './reportModel.js';
 import type { Totals } from './totals.js';
+import { proxySection } from './proxySection.js';
 import { timeBar } from './timeBar.js';
 
 /**
@@ -22,6 +23,7 @@ ${timeTotals(totals)}
 </div>
 ${divergenceTables(totals)}
 ${schedulesTable(model)}
+${proxySection(model.proxy)}
 <h2 id="runs">All runs</h2>
 <div class="filters" id="filters">
   <span>${(['replayed', 'mixed', 'agent', 'diverged', 'failed', 'interrupted', 'running'] as const).map(

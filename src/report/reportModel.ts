@@ -1,6 +1,7 @@
 import type { NodeRow, RunRow, RunStepRow } from '../store/rows.js';
 import type { RunStatus } from '../store/columnValues.js';
 import type { SlotRow } from '../store/scheduleStore.js';
+import type { ProxyNamespaceTotals } from '../store/conversationStore.js';
 import type { Store } from '../store/store.js';
 import { runEventsSchema, type RunEvents } from '../engine/runEvents.js';
 import { runTimeSchema, type RunTime } from '../engine/runTime.js';
@@ -80,6 +81,8 @@ export type ReportModel = {
   runs: ReportRun[];
   tasks: ReportTask[];
   schedules: ReportSchedule[];
+  /** What `rote proxy` served and holds, per namespace; empty in a report of chosen runs, tasks or a schedule. */
+  proxy: ProxyNamespaceTotals[];
 };
 
 export type ReportFilter = { runIds?: readonly string[]; since?: number; scheduleName?: string; taskIds?: readonly string[] };
@@ -134,7 +137,10 @@ export async function loadReport(store: Store, filter: ReportFilter, now = Date.
   // A report shows the schedules it was asked for, or those that made one of its runs: a batch's report is not a store's inventory.
   const inReport = new Set(runs.flatMap((run) => run.schedules));
   const shown = filter.scheduleName !== undefined ? schedules : schedules.filter((schedule) => inReport.has(schedule.name));
-  return { generatedAt: now, scope: describeScope(filter), runs, tasks, schedules: shown };
+  // The proxy's traffic is no run's: it belongs in a report of the store, not of chosen runs.
+  const chosen = filter.runIds !== undefined || filter.scheduleName !== undefined || filter.taskIds !== undefined;
+  const proxy = chosen ? [] : await store.conversations.namespaceTotals();
+  return { generatedAt: now, scope: describeScope(filter), runs, tasks, schedules: shown, proxy };
 }
 
 function reportRun(run: RunRow, rows: RunStepRow[], nodes: ReadonlyMap<string, NodeRow>, schedules: string[]): ReportRun {

@@ -5,8 +5,8 @@
  */
 import type { BlobRow, NewNodeRow, NodeRow, RunRow, RunStepRow, TaskRow } from './rows.js';
 import type { NewScheduleRow, ScheduleRow, SlotRow } from './scheduleStore.js';
-import type { ProxyNodeRow } from './conversationStore.js';
-import type { blobs, nodes, proxyNodes, runSteps, runs, scheduleSlots, schedules, tasks } from './schema.js';
+import type { ProxyNodeRow, ProxyTemplateRow } from './conversationStore.js';
+import type { blobs, nodes, proxyNodes, proxyTemplates, runSteps, runs, scheduleSlots, schedules, tasks } from './schema.js';
 
 /** True only when A and B are the same type (not merely assignable one way). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -24,4 +24,5 @@ export type RowTypesMatchTheSchema = [
   Holds<Same<Flat<NewScheduleRow>, Flat<typeof schedules.$inferInsert>>>,
   Holds<Same<Flat<SlotRow>, Flat<typeof scheduleSlots.$inferSelect>>>,
   Holds<Same<Flat<ProxyNodeRow>, Flat<typeof proxyNodes.$inferSelect>>>,
+  Holds<Same<Flat<ProxyTemplateRow>, Flat<typeof proxyTemplates.$inferSelect>>>,
 ];

@@ -262,6 +262,32 @@ export const proxyNodes = sqliteTable(
     tokensSaved: integer('tokens_saved').notNull().default(0),
     createdAt: integer('created_at').notNull(),
     lastHitAt: integer('last_hit_at'),
+    /** How many messages lead to this node (1 for a first message); null on nodes stored before it was kept. */
+    depth: integer('depth'),
   },
-  (table) => [uniqueIndex('proxy_nodes_place').on(table.namespace, table.shape, table.parentId, table.levelHash), index('proxy_nodes_lookup').on(table.namespace, table.shape, table.levelHash)],
+  (table) => [
+    uniqueIndex('proxy_nodes_place').on(table.namespace, table.shape, table.parentId, table.levelHash),
+    index('proxy_nodes_lookup').on(table.namespace, table.shape, table.levelHash),
+    index('proxy_nodes_depth').on(table.namespace, table.shape, table.depth),
+  ],
+);
+
+/**
+ * Templates the proxy learned from two stored conversations that differ only in values (see
+ * src/proxy/templateInduction.ts): `nodeId` is the templated path's last node in proxy_nodes, and
+ * `exemplar` one of the two conversations as it was stored (its levels) with the value of each
+ * variable in it, which a new request is compared with to read its own values.
+ */
+export const proxyTemplates = sqliteTable(
+  'proxy_templates',
+  {
+    id: text('id').primaryKey(),
+    namespace: text('namespace').notNull(),
+    shape: text('shape').notNull(),
+    depth: integer('depth').notNull(),
+    nodeId: text('node_id').notNull(),
+    exemplar: json<unknown>('exemplar').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [uniqueIndex('proxy_templates_node').on(table.namespace, table.nodeId), index('proxy_templates_lookup').on(table.namespace, table.shape, table.depth)],
 );

@@ -1,8 +1,10 @@
-import { and, count, eq, inArray, isNotNull, sql, sum } from 'drizzle-orm';
-import { CONVERSATION_ROOT, type ConversationStore, type ProxyNodeStep } from './conversationStore.js';
+import { and, count, desc, eq, inArray, isNotNull, max, sql, sum } from 'drizzle-orm';
+import { CONVERSATION_ROOT, namespaceRows, type ConversationStore, type ProxyNamespaceTotals, type ProxyNodeLink, type ProxyNodeStep, type ProxyTemplateRow } from './conversationStore.js';
 import { guardStore } from './guard.js';
 import type { RoteDatabase } from './open.js';
-import { proxyNodes } from './schema.js';
+import { proxyNodes, proxyTemplates } from './schema.js';
+
+const LINK = { id: proxyNodes.id, namespace: proxyNodes.namespace, shape: proxyNodes.shape, parentId: proxyNodes.parentId, level: proxyNodes.level, reply: proxyNodes.reply, hits: proxyNodes.hits, tokensSaved: proxyNodes.tokensSaved };
 
 /** The proxy's conversation trees in the SQLite store (the contract is in conversationStore.ts). */
 export class SqliteConversationStore implements ConversationStore {
@@ -26,12 +28,13 @@ export class SqliteConversationStore implements ConversationStore {
     return this.guard('store a conversation', () => {
       const write = this.db.$client.transaction(() => {
         let parentId = CONVERSATION_ROOT;
-        for (const { hash, level } of input.levels) {
-          this.db.insert(proxyNodes).values({ id: input.newId(), namespace: input.namespace, shape: input.shape, parentId, levelHash: hash, level, createdAt: input.at }).onConflictDoNothing().run();
+        for (const [index, { hash, level }] of input.levels.entries()) {
+          const node = { id: input.newId(), namespace: input.namespace, shape: input.shape, parentId, levelHash: hash, level, createdAt: input.at, depth: index + 1 };
+          this.db.insert(proxyNodes).values(node).onConflictDoNothing().run();
           const place = and(eq(proxyNodes.namespace, input.namespace), eq(proxyNodes.shape, input.shape), eq(proxyNodes.parentId, parentId), eq(proxyNodes.levelHash, hash));
           parentId = this.db.select({ id: proxyNodes.id }).from(proxyNodes).where(place).get()!.id;
         }
-        this.db.update(proxyNodes).set({ reply: input.reply }).where(eq(proxyNodes.id, parentId)).run();
+        this.db.update(proxyNodes).set({ reply: input.reply, depth: input.levels.length }).where(eq(proxyNodes.id, parentId)).run();
         return parentId;
       });
       return write.immediate();
@@ -48,15 +51,69 @@ export class SqliteConversationStore implements ConversationStore {
     );
   }
 
-  async clear(namespace?: string): Promise<number> {
-    return this.guard('clear conversations', () => this.db.delete(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace)).run().changes);
+  async repliesAt(namespace: string, shape: string, depth: number, limit: number): Promise<{ id: string }[]> {
+    return this.guard('read conversations', () =>
+      this.db
+        .select({ id: proxyNodes.id })
+        .from(proxyNodes)
+        .where(and(eq(proxyNodes.namespace, namespace), eq(proxyNodes.shape, shape), eq(proxyNodes.depth, depth), isNotNull(proxyNodes.reply)))
+        .orderBy(desc(proxyNodes.createdAt))
+        .limit(limit)
+        .all(),
+    );
   }
 
-  async totals(): Promise<{ nodes: number; replies: number; hits: number; tokensSaved: number }> {
+  async node(id: string): Promise<ProxyNodeLink | undefined> {
+    return this.guard('read a conversation', () => this.db.select(LINK).from(proxyNodes).where(eq(proxyNodes.id, id)).get());
+  }
+
+  async addTemplate(template: ProxyTemplateRow): Promise<void> {
+    this.guard('keep a template', () => this.db.insert(proxyTemplates).values(template).onConflictDoNothing().run());
+  }
+
+  async templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<ProxyTemplateRow[]> {
+    return this.guard('read templates', () =>
+      this.db
+        .select()
+        .from(proxyTemplates)
+        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.shape, shape), eq(proxyTemplates.depth, depth)))
+        .orderBy(desc(proxyTemplates.createdAt))
+        .limit(limit)
+        .all(),
+    );
+  }
+
+  async everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }> {
+    return this.guard('read conversations', () => ({
+      nodes: this.db.select(LINK).from(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace)).orderBy(proxyNodes.createdAt).all(),
+      templates: this.db.select().from(proxyTemplates).where(namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace)).orderBy(proxyTemplates.createdAt).all(),
+    }));
+  }
+
+  async clear(namespace?: string): Promise<number> {
+    return this.guard('clear conversations', () =>
+      this.db.$client.transaction(() => {
+        this.db.delete(proxyTemplates).where(namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace)).run();
+        return this.db.delete(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace)).run().changes;
+      })(),
+    );
+  }
+
+  async totals(): Promise<{ nodes: number; replies: number; hits: number; tokensSaved: number; templates: number }> {
+    const rows = await this.namespaceTotals();
+    const add = (field: 'nodes' | 'replies' | 'hits' | 'tokensSaved' | 'templates') => rows.reduce((total, row) => total + row[field], 0);
+    return { nodes: add('nodes'), replies: add('replies'), hits: add('hits'), tokensSaved: add('tokensSaved'), templates: add('templates') };
+  }
+
+  async namespaceTotals(): Promise<ProxyNamespaceTotals[]> {
     return this.guard('count conversations', () => {
-      const row = this.db.select({ nodes: count(), hits: sum(proxyNodes.hits), tokensSaved: sum(proxyNodes.tokensSaved) }).from(proxyNodes).get();
-      const replies = this.db.select({ replies: count() }).from(proxyNodes).where(isNotNull(proxyNodes.reply)).get();
-      return { nodes: row?.nodes ?? 0, replies: replies?.replies ?? 0, hits: Number(row?.hits ?? 0), tokensSaved: Number(row?.tokensSaved ?? 0) };
+      const rows = this.db
+        .select({ namespace: proxyNodes.namespace, nodes: count(), replies: count(proxyNodes.reply), hits: sum(proxyNodes.hits), tokensSaved: sum(proxyNodes.tokensSaved), lastHitAt: max(proxyNodes.lastHitAt) })
+        .from(proxyNodes)
+        .groupBy(proxyNodes.namespace)
+        .all();
+      const templates = this.db.select({ namespace: proxyTemplates.namespace, templates: count() }).from(proxyTemplates).groupBy(proxyTemplates.namespace).all();
+      return namespaceRows(rows, templates);
     });
   }
 

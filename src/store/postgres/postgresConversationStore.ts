@@ -1,8 +1,10 @@
-import { and, count, eq, inArray, isNotNull, sql, sum } from 'drizzle-orm';
-import { CONVERSATION_ROOT, type ConversationStore, type ProxyNodeStep } from '../conversationStore.js';
+import { and, count, desc, eq, inArray, max, sql, sum, isNotNull } from 'drizzle-orm';
+import { CONVERSATION_ROOT, namespaceRows, type ConversationStore, type ProxyNamespaceTotals, type ProxyNodeLink, type ProxyNodeStep, type ProxyTemplateRow } from '../conversationStore.js';
 import { guardStoreAsync } from '../guard.js';
 import type { PostgresDatabase } from './openPostgres.js';
-import { proxyNodes } from './schema.js';
+import { proxyNodes, proxyTemplates } from './schema.js';
+
+const LINK = { id: proxyNodes.id, namespace: proxyNodes.namespace, shape: proxyNodes.shape, parentId: proxyNodes.parentId, level: proxyNodes.level, reply: proxyNodes.reply, hits: proxyNodes.hits, tokensSaved: proxyNodes.tokensSaved };
 
 /** The proxy's conversation trees on PostgreSQL (the contract is in ../conversationStore.ts). */
 export class PostgresConversationStore implements ConversationStore {
@@ -25,12 +27,12 @@ export class PostgresConversationStore implements ConversationStore {
     return this.guard('store a conversation', () =>
       this.db.transaction(async (tx) => {
         let parentId = CONVERSATION_ROOT;
-        for (const { hash, level } of input.levels) {
-          await tx.insert(proxyNodes).values({ id: input.newId(), namespace: input.namespace, shape: input.shape, parentId, levelHash: hash, level, createdAt: input.at }).onConflictDoNothing();
+        for (const [index, { hash, level }] of input.levels.entries()) {
+          await tx.insert(proxyNodes).values({ id: input.newId(), namespace: input.namespace, shape: input.shape, parentId, levelHash: hash, level, createdAt: input.at, depth: index + 1 }).onConflictDoNothing();
           const place = and(eq(proxyNodes.namespace, input.namespace), eq(proxyNodes.shape, input.shape), eq(proxyNodes.parentId, parentId), eq(proxyNodes.levelHash, hash));
           parentId = (await tx.select({ id: proxyNodes.id }).from(proxyNodes).where(place))[0]!.id;
         }
-        await tx.update(proxyNodes).set({ reply: input.reply }).where(eq(proxyNodes.id, parentId));
+        await tx.update(proxyNodes).set({ reply: input.reply, depth: input.levels.length }).where(eq(proxyNodes.id, parentId));
         return parentId;
       }),
     );
@@ -45,15 +47,68 @@ export class PostgresConversationStore implements ConversationStore {
     });
   }
 
-  clear(namespace?: string): Promise<number> {
-    return this.guard('clear conversations', async () => (await this.db.delete(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace))).rowCount ?? 0);
+  repliesAt(namespace: string, shape: string, depth: number, limit: number): Promise<{ id: string }[]> {
+    return this.guard('read conversations', () =>
+      this.db
+        .select({ id: proxyNodes.id })
+        .from(proxyNodes)
+        .where(and(eq(proxyNodes.namespace, namespace), eq(proxyNodes.shape, shape), eq(proxyNodes.depth, depth), isNotNull(proxyNodes.reply)))
+        .orderBy(desc(proxyNodes.createdAt))
+        .limit(limit),
+    );
   }
 
-  totals(): Promise<{ nodes: number; replies: number; hits: number; tokensSaved: number }> {
+  node(id: string): Promise<ProxyNodeLink | undefined> {
+    return this.guard('read a conversation', async () => (await this.db.select(LINK).from(proxyNodes).where(eq(proxyNodes.id, id)))[0]);
+  }
+
+  addTemplate(template: ProxyTemplateRow): Promise<void> {
+    return this.guard('keep a template', async () => {
+      await this.db.insert(proxyTemplates).values(template).onConflictDoNothing();
+    });
+  }
+
+  templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<ProxyTemplateRow[]> {
+    return this.guard('read templates', () =>
+      this.db
+        .select()
+        .from(proxyTemplates)
+        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.shape, shape), eq(proxyTemplates.depth, depth)))
+        .orderBy(desc(proxyTemplates.createdAt))
+        .limit(limit),
+    );
+  }
+
+  everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }> {
+    return this.guard('read conversations', async () => ({
+      nodes: await this.db.select(LINK).from(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace)).orderBy(proxyNodes.createdAt),
+      templates: await this.db.select().from(proxyTemplates).where(namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace)).orderBy(proxyTemplates.createdAt),
+    }));
+  }
+
+  clear(namespace?: string): Promise<number> {
+    return this.guard('clear conversations', () =>
+      this.db.transaction(async (tx) => {
+        await tx.delete(proxyTemplates).where(namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace));
+        return (await tx.delete(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace))).rowCount ?? 0;
+      }),
+    );
+  }
+
+  async totals(): Promise<{ nodes: number; replies: number; hits: number; tokensSaved: number; templates: number }> {
+    const rows = await this.namespaceTotals();
+    const add = (field: 'nodes' | 'replies' | 'hits' | 'tokensSaved' | 'templates') => rows.reduce((total, row) => total + row[field], 0);
+    return { nodes: add('nodes'), replies: add('replies'), hits: add('hits'), tokensSaved: add('tokensSaved'), templates: add('templates') };
+  }
+
+  namespaceTotals(): Promise<ProxyNamespaceTotals[]> {
     return this.guard('count conversations', async () => {
-      const [row] = await this.db.select({ nodes: count(), hits: sum(proxyNodes.hits), tokensSaved: sum(proxyNodes.tokensSaved) }).from(proxyNodes);
-      const [replies] = await this.db.select({ replies: count() }).from(proxyNodes).where(isNotNull(proxyNodes.reply));
-      return { nodes: Number(row?.nodes ?? 0), replies: Number(replies?.replies ?? 0), hits: Number(row?.hits ?? 0), tokensSaved: Number(row?.tokensSaved ?? 0) };
+      const rows = await this.db
+        .select({ namespace: proxyNodes.namespace, nodes: count(), replies: count(proxyNodes.reply), hits: sum(proxyNodes.hits), tokensSaved: sum(proxyNodes.tokensSaved), lastHitAt: max(proxyNodes.lastHitAt) })
+        .from(proxyNodes)
+        .groupBy(proxyNodes.namespace);
+      const templates = await this.db.select({ namespace: proxyTemplates.namespace, templates: count() }).from(proxyTemplates).groupBy(proxyTemplates.namespace);
+      return namespaceRows(rows, templates);
     });
   }
 

@@ -190,6 +190,25 @@ export const proxyNodes = pgTable(
     tokensSaved: bigint('tokens_saved', { mode: 'number' }).notNull().default(0),
     createdAt: millis('created_at').notNull(),
     lastHitAt: millis('last_hit_at'),
+    depth: integer('depth'),
   },
-  (table) => [uniqueIndex('proxy_nodes_place').on(table.namespace, table.shape, table.parentId, table.levelHash), index('proxy_nodes_lookup').on(table.namespace, table.shape, table.levelHash)],
+  (table) => [
+    uniqueIndex('proxy_nodes_place').on(table.namespace, table.shape, table.parentId, table.levelHash),
+    index('proxy_nodes_lookup').on(table.namespace, table.shape, table.levelHash),
+    index('proxy_nodes_depth').on(table.namespace, table.shape, table.depth),
+  ],
+);
+
+export const proxyTemplates = pgTable(
+  'proxy_templates',
+  {
+    id: text('id').primaryKey(),
+    namespace: text('namespace').notNull(),
+    shape: text('shape').notNull(),
+    depth: integer('depth').notNull(),
+    nodeId: text('node_id').notNull(),
+    exemplar: json<unknown>('exemplar').notNull(),
+    createdAt: millis('created_at').notNull(),
+  },
+  (table) => [uniqueIndex('proxy_templates_node').on(table.namespace, table.nodeId), index('proxy_templates_lookup').on(table.namespace, table.shape, table.depth)],
 );

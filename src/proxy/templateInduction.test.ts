@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { chatKey } from './chatKey.js';
+import type { StoredReply } from './chatReply.js';
+import { MemoryConversationTree } from './conversationTree.js';
+import { induceTemplates, readValues, type StoredPath } from './templateInduction.js';
+
+/**
+ * Templates learned from two stored conversations with no declared values: what makes two
+ * conversations differ only in values, which values become variables, and how a new request's
+ * values are read. The conversations are an agent's turns, stored as the proxy stores them.
+ */
+type Row = { first: string; city: string; qty: string; ref?: string; result?: string; final?: string };
+const ADA: Row = { first: 'Ada', city: 'Waco', qty: '250' };
+const GRACE: Row = { first: 'Grace', city: 'Austin', qty: '1200' };
+const LINUS: Row = { first: 'Linus', city: 'Boston', qty: '750' };
+
+const usage = { promptTokens: 10, completionTokens: 5 };
+const call = (field: string, value: unknown) => ({ name: 'fill', arguments: JSON.stringify({ field, value }) });
+
+/** The agent's requests, turn by turn, and the model's reply to each. */
+function turns(row: Row): { body: Record<string, unknown>; reply: StoredReply }[] {
+  const messages: Record<string, unknown>[] = [
+    { role: 'system', content: 'You fill records with the fill tool.' },
+    { role: 'user', content: `Register the patient: first ${row.first}, city ${row.city}, quantity ${row.qty}.${row.ref ? ` Reference ${row.ref}.` : ''}` },
+  ];
+  const fills: [string, unknown][] = [['first', row.first], ['city', row.city], ['qty', Number(row.qty)]];
+  const out: { body: Record<string, unknown>; reply: StoredReply }[] = [];
+  fills.forEach(([field, value], index) => {
+    const reply: StoredReply = { model: 'm', finishReason: 'tool_calls', content: null, toolCalls: [call(field, value)], usage };
+    out.push({ body: { model: 'm', messages: [...messages] }, reply });
+    messages.push({ role: 'assistant', tool_calls: [{ id: `call_${index}`, type: 'function', function: reply.toolCalls[0] }] });
+    messages.push({ role: 'tool', tool_call_id: `call_${index}`, content: index === 2 && row.result ? row.result : 'ok' });
+  });
+  const final = row.final ?? `Saved ${row.first} in ${row.city}.`;
+  out.push({ body: { model: 'm', messages: [...messages] }, reply: { model: 'm', finishReason: 'stop', content: final, toolCalls: [], usage } });
+  return out;
+}
+
+/** The conversation as the store holds it after the agent's last turn. */
+async function stored(row: Row, tree = new MemoryConversationTree()): Promise<StoredPath> {
+  let nodeId = '';
+  for (const turn of turns(row)) nodeId = await tree.store('ns', key(turn.body), turn.reply);
+  return (await tree.pathTo(nodeId))!;
+}
+
+function key(body: Record<string, unknown>, values: ReadonlyMap<string, string> = new Map()) {
+  const made = chatKey(body, values);
+  if (!made.ok) throw new Error(made.reason);
+  return made.value;
+}
+
+describe('templates learned from two conversations', () => {
+  it('learns one template per turn, and reads a third run\'s values so that its messages are exactly the template', async () => {
+    const learned = induceTemplates(await stored(ADA), await stored(GRACE));
+    if (!learned.ok) throw new Error(learned.reason);
+    // The whole conversation and its three earlier turns.
+    expect(learned.value.map((template) => template.levels.length).sort((a, b) => a - b)).toEqual([2, 4, 6, 8]);
+    const whole = learned.value[0]!;
+    expect(whole.exemplar.values).toEqual({ value1: 'Ada', value2: 'Waco', value3: '250' });
+    expect(whole.reply.content).toBe('Saved \u0001value1\u0002 in \u0001value2\u0002.');
+    for (const [index, turn] of turns(LINUS).entries()) {
+      const template = learned.value.find((candidate) => candidate.levels.length === 2 + 2 * index)!;
+      const values = readValues(template.exemplar, key(turn.body).levels);
+      if (!values.ok) throw new Error(values.reason);
+      expect(Object.fromEntries(values.value)).toEqual({ value1: 'Linus', value2: 'Boston', value3: '750' });
+      expect(key(turn.body, values.value).levels).toEqual(template.levels);
+    }
+    // The quantity comes back as a number: the third turn's template fills it from the request.
+    expect(learned.value.find((template) => template.levels.length === 6)!.reply.toolCalls[0]!.arguments).toBe('{"field":"qty","value":"\\u0003\\u0001value3\\u0002"}');
+  });
+
+  it('does not learn from a value only a tool result brought: that is data the model may have decided on', async () => {
+    const learned = induceTemplates(await stored({ ...ADA, result: 'ok, id 4411', final: 'Saved as 4411.' }), await stored({ ...ADA, result: 'ok, id 5522', final: 'Saved as 5522.' }));
+    expect(learned).toEqual({ ok: false, reason: expect.stringContaining('"4411" did not come from a user, system or developer message') });
+  });
+
+  it('does not learn a value the model never wrote: nothing shows how its answers depend on it', async () => {
+    const learned = induceTemplates(await stored({ ...ADA, ref: 'K-1234' }), await stored({ ...GRACE, ref: 'K-5678' }));
+    expect(learned).toEqual({ ok: false, reason: expect.stringContaining('the model never wrote "1234"') });
+  });
+
+  it('does not learn from conversations whose replies differ in more than values', async () => {
+    expect(induceTemplates(await stored(ADA), await stored({ ...GRACE, final: `Could not save ${GRACE.first} today, sorry.` }))).toMatchObject({ ok: false, reason: expect.stringContaining('the replies differ in more than values') });
+    // A value of two words where the other has one: not a difference in values it can tell.
+    expect(induceTemplates(await stored(ADA), await stored({ ...GRACE, city: 'New York' }))).toMatchObject({ ok: false, reason: expect.stringContaining('another number of words') });
+  });
+
+  it('does not learn values too common to stand for one, or two that cannot be told apart', async () => {
+    expect(induceTemplates(await stored(ADA), await stored({ ...GRACE, qty: '12' }))).toMatchObject({ ok: false, reason: expect.stringContaining('"12" is too common') });
+    expect(induceTemplates(await stored(ADA), await stored({ ...GRACE, city: 'Grace' }))).toMatchObject({ ok: false, reason: expect.stringContaining('do not pair one to one') });
+  });
+
+  it('reads no values from a request that differs in anything else, or gives one variable two values', async () => {
+    const learned = induceTemplates(await stored(ADA), await stored(GRACE));
+    if (!learned.ok) throw new Error(learned.reason);
+    const first = learned.value.find((template) => template.levels.length === 2)!;
+    const other = turns(LINUS)[0]!.body;
+    const reworded = { ...other, messages: [(other.messages as unknown[])[0], { role: 'user', content: 'Register the doctor: first Linus, city Boston, quantity 750.' }] };
+    expect(readValues(first.exemplar, key(reworded).levels)).toMatchObject({ ok: false, reason: expect.stringContaining('"patient", which is not one of the template\'s values') });
+    const twice = { ...other, messages: [(other.messages as unknown[])[0], { role: 'user', content: 'Register the patient: first Linus, city Boston, quantity 750.' }] };
+    expect(readValues(first.exemplar, key(twice).levels)).toMatchObject({ ok: true });
+    // Where the exemplar's value stood in two places, the request must have one value in both.
+    const third = learned.value.find((template) => template.levels.length === 4)!;
+    const split = turns(LINUS)[1]!.body;
+    const messages = structuredClone(split.messages) as { role: string; tool_calls?: { function: { arguments: string } }[] }[];
+    messages[2]!.tool_calls![0]!.function.arguments = JSON.stringify({ field: 'first', value: 'Lina' });
+    expect(readValues(third.exemplar, key({ ...split, messages }).levels)).toMatchObject({ ok: false, reason: expect.stringContaining('stands for two different values') });
+  });
+});
