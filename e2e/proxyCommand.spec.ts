@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { startFakeOpenAI } from './support/fakeOpenAI.js';
 
 /** `rote proxy` as a user runs it: a process on a port, its trees in the store, cleared by key. */
 const KEY = 'sk-proxy-test-3f9a1c77d2e04b8c';
+const OTHER = 'sk-proxy-test-other-0b6e5d21';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -17,6 +18,14 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Every file under `dir` (a store's folder with its WAL, a report), as path and bytes. */
+function filesUnder(dir: string): [string, Buffer][] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .map((path) => [path, readFileSync(path)]);
 }
 
 test('rote proxy keeps its trees in the store across a restart, rote proxy clear forgets one key, and no byte of the store or the log holds the key', async () => {
@@ -44,6 +53,10 @@ test('rote proxy keeps its trees in the store across a restart, rote proxy clear
     expect(second.caches.every((cache) => cache === 'hit')).toBe(true);
     expect(second.fills).toEqual(expectedFills(JO));
     expect(upstream.requests).toHaveLength(first.caches.length);
+    // While it runs: the store's WAL holds what was written since the last checkpoint.
+    const running = filesUnder(dir);
+    expect(running.map(([path]) => path)).toContain(`${store}-wal`);
+    for (const [path, bytes] of running) expect(bytes.includes(KEY), path).toBe(false);
     proxy.child.kill('SIGINT');
     expect(await proxy.exited()).toBe(0);
 
@@ -55,9 +68,22 @@ test('rote proxy keeps its trees in the store across a restart, rote proxy clear
     const tasks = await cli(['tasks', '--store', store]);
     expect(tasks.stdout).toContain(`rote proxy: ${first.caches.length} replies stored over`);
 
-    for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file)).includes(KEY), file).toBe(false);
-    expect(`${log}${proxy.output}`).not.toContain(KEY);
-    expect(`${log}${proxy.output}`).toMatch(/hit: \d+ messages, \d+ tokens saved/);
+    // The report shows the proxy's traffic; an export holds the conversations.
+    const report = join(dir, 'report');
+    expect((await cli(['report', '--store', store, '--out', report])).code).toBe(0);
+    const overview = readFileSync(join(report, 'index.html'), 'utf8');
+    expect(overview).toContain('rote proxy');
+    expect(overview).toContain(`${second.caches.length} requests answered from the store: ${second.caches.length} upstream calls and ${proxyTotals.tokensSaved} tokens saved.`);
+    const exported = join(dir, 'conversations.json');
+    const exportRun = await cli(['proxy', 'export', '--key-env', 'PROXY_KEY', '--out', exported, '--store', store, '--json'], { env: { PROXY_KEY: KEY } });
+    expect(JSON.parse(exportRun.stdout)).toEqual({ file: exported, conversations: first.caches.length, templates: 0 });
+
+    for (const [path, bytes] of filesUnder(dir)) {
+      expect(bytes.includes(KEY), path).toBe(false);
+      expect(bytes.includes(`Bearer ${KEY}`), path).toBe(false);
+    }
+    expect(`${log}${proxy.output}${exportRun.stdout}${exportRun.stderr}`).not.toContain(KEY);
+    expect(`${log}${proxy.output}`).toMatch(/hit: \d+ messages from the tree, \d+ tokens saved/);
 
     const cleared = await cli(['proxy', 'clear', '--key-env', 'PROXY_KEY', '--store', store], { env: { PROXY_KEY: KEY } });
     expect(cleared.stdout).toMatch(/^removed \d+ stored messages of the key in \$PROXY_KEY/);
@@ -65,6 +91,20 @@ test('rote proxy keeps its trees in the store across a restart, rote proxy clear
     proxy = await start();
     const third = await agent({ url }, JO, { apiKey: KEY });
     expect(third.caches.every((cache) => cache === 'miss')).toBe(true);
+    proxy.child.kill('SIGINT');
+    await proxy.exited();
+
+    // The export brings the conversations into another store, under another key, and they are served there.
+    const elsewhere = join(dir, 'elsewhere.db');
+    const imported = await cli(['proxy', 'import', exported, '--key-env', 'OTHER_KEY', '--store', elsewhere], { env: { OTHER_KEY: OTHER } });
+    expect(imported.stdout).toBe(`Imported ${first.caches.length} conversations and 0 learned templates into the key in $OTHER_KEY.\n`);
+    const calls = upstream.requests.length;
+    proxy = startCli(['proxy', '--upstream', upstream.baseURL, '--port', String(port), '--store', elsewhere]);
+    await proxy.waitFor(/Ctrl\+C stops it/);
+    const served = await agent({ url }, ADA, { apiKey: OTHER });
+    expect(served.caches.every((cache) => cache === 'hit')).toBe(true);
+    expect(served.fills).toEqual(expectedFills(ADA));
+    expect(upstream.requests).toHaveLength(calls);
     proxy.child.kill('SIGINT');
     await proxy.exited();
   } finally {
@@ -82,4 +122,14 @@ test('rote proxy checks its arguments before it listens', async () => {
   const neither = await cli(['proxy', 'clear', '--store', ':memory:']);
   expect(neither.code).toBe(2);
   expect(neither.stderr).toContain('give --key-env VAR');
+  const dir = mkdtempSync(join(tmpdir(), 'rote-proxy-import-'));
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, JSON.stringify({ format: 'rote-proxy-conversations', version: 1, conversations: [{ namespace: 'x', shape: 'y', levels: ['not json'], reply: {} }], templates: [] }));
+  const store = join(dir, 'never.db');
+  const refused = await cli(['proxy', 'import', bad, '--store', store]);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('conversations.0.namespace: a sha256 in hex');
+  expect(refused.stderr).toContain('conversations.0.levels.0: a message as canonical JSON');
+  // Refused before the store is opened: nothing was created.
+  expect(existsSync(store)).toBe(false);
 });
