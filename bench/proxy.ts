@@ -71,8 +71,9 @@ async function overHttp() {
 }
 
 /**
- * A hit through a learned template: two conversations with no declared values teach it, then each
- * request with a new name and city is read against it and served. The time the client waits.
+ * A hit through a learned template: two conversations with no declared values teach it, a third
+ * confirms it, then each request with a new name and city is read against it and served. The time
+ * the client waits.
  */
 async function learnedHits() {
   const echo: FakeBrain = ({ body: request }) => {
@@ -83,8 +84,11 @@ async function learnedHits() {
   const upstream = await startFakeOpenAI({ brain: echo });
   const dir = mkdtempSync(join(tmpdir(), 'rote-proxy-learned-'));
   const store = await SqliteStore.open(join(dir, 'rote.db'));
-  const learnedLines: string[] = [];
-  const proxy = await startProxy({ upstream: new URL(upstream.baseURL), tree: new StoreConversationTree(store.conversations), log: (line) => line.startsWith('learned:') && learnedLines.push(line) });
+  const lines: string[] = [];
+  const proxy = await startProxy({ upstream: new URL(upstream.baseURL), tree: new StoreConversationTree(store.conversations), log: (line) => lines.push(line) });
+  const logged = async (start: string) => {
+    while (!lines.some((line) => line.startsWith(start))) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
   const ask = async (name: string, city: string) => {
     const started = performance.now();
     const response = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' }, body: JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'system', content: 'You register patients.' }, { role: 'user', content: `Register patient ${name} from ${city}.` }] }) });
@@ -94,7 +98,10 @@ async function learnedHits() {
   try {
     await ask('Ada', 'Waco');
     await ask('Grace', 'Austin');
-    while (learnedLines.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await logged('learned:');
+    // The first request a new template reads is forwarded, and the upstream's answer checked against it.
+    if ((await ask('Zed', 'Yuma')).cache !== 'miss') throw new Error('expected the check to be forwarded');
+    await logged('check: the upstream answered as the learned template would have');
     const calls = upstream.requests.length;
     const timings: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {

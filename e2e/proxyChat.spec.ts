@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { MemoryConversationTree } from '../src/proxy/conversationTree.js';
 import { startProxy, type RunningProxy } from '../src/proxy/proxyServer.js';
-import { ADA, agent, brain, CYD, expectedFills, GRACE, JO } from './support/chatAgent.js';
+import { ADA, agent, brain, CYD, DEE, expectedFills, GRACE, JO } from './support/chatAgent.js';
 import { startFakeOpenAI, type FakeOpenAI } from './support/fakeOpenAI.js';
 
 /**
@@ -53,7 +53,7 @@ test('a tool result that differs at turn 3 goes upstream from there; a third run
   expect(again.fills.map((fill) => fill.value)).toEqual(['Cyd', 'Lovelace', 'Ely', 250, 'Basic']);
 });
 
-test('with no Rote-Params, two runs that differ only in values teach a template, and a third run with new values is served whole', async () => {
+test('with no Rote-Params, two runs that differ only in values teach a template; a third run checks it against the upstream, and a fourth with new values is served whole', async () => {
   const first = await agent(proxy, ADA, { declare: false });
   const second = await agent(proxy, GRACE, { declare: false });
   expect([...first.caches, ...second.caches].every((cache) => cache === 'miss')).toBe(true);
@@ -62,16 +62,44 @@ test('with no Rote-Params, two runs that differ only in values teach a template,
   // answer stored, after the agent already has it.
   await expect.poll(() => log.filter((line) => line.startsWith('learned:'))).toEqual(['learned: 5 templates (requests of up to 10 messages) with 5 values', 'learned: 6 templates (requests of up to 12 messages) with 5 values']);
 
+  // Read by the templates, but forwarded: the upstream's answers must be the ones they would give.
   const third = await agent(proxy, CYD, { declare: false });
-  expect(third.caches).toEqual(['hit', 'hit', 'hit', 'hit', 'hit', 'hit']);
-  expect(upstream.requests).toHaveLength(12);
-  expect(third.fills).toEqual(expectedFills(CYD));
-  expect(third.text).toBe('Saved the record of Cyd Charisse in Ely.');
+  expect(third.caches.every((cache) => cache === 'miss')).toBe(true);
+  expect(upstream.requests).toHaveLength(18);
+  await expect.poll(() => log.filter((line) => line.startsWith('check:')).length).toBe(6);
+  expect(log.filter((line) => line.startsWith('check:')).every((line) => line.includes('it serves from now on'))).toBe(true);
 
-  // A value the template cannot read (a last name of two words where it learned one): forwarded, and right.
+  const fourth = await agent(proxy, DEE, { declare: false });
+  expect(fourth.caches).toEqual(['hit', 'hit', 'hit', 'hit', 'hit', 'hit']);
+  expect(upstream.requests).toHaveLength(18);
+  expect(fourth.fills).toEqual(expectedFills(DEE));
+  expect(fourth.text).toBe('Saved the record of Dee Dunmore in Hilo.');
+
+  // A value the templates cannot read (a last name of two words where they learned one): forwarded, and right.
   const jo = await agent(proxy, JO, { declare: false });
   expect(jo.caches.every((cache) => cache === 'miss')).toBe(true);
   expect(jo.fills).toEqual(expectedFills(JO));
+});
+
+test('a learned template the upstream answers otherwise is never used: the model decided on a value the two runs only agreed on', async () => {
+  // The model's last answer depends on the quantity, and the two teaching runs were both above the line.
+  const deciding: typeof brain = (turn) => {
+    const answer = brain(turn);
+    const text = (answer as { message: { content?: string } }).message.content;
+    return text ? { message: { content: `${text} Order class: ${Number(turn.params.qty) >= 200 ? 'priority' : 'standard'}.` } } : answer;
+  };
+  upstream.brain = deciding;
+  await agent(proxy, ADA, { declare: false });
+  await agent(proxy, GRACE, { declare: false });
+  await expect.poll(() => log.filter((line) => line.startsWith('learned:')).length).toBe(2);
+  const small = await agent(proxy, { ...CYD, qty: '150' }, { declare: false });
+  expect(small.text).toBe('Saved the record of Cyd Charisse in Ely. Order class: standard.');
+  await expect.poll(() => log.filter((line) => line.startsWith('check:')).length).toBe(6);
+  expect(log.filter((line) => line.includes('it is never used'))).toHaveLength(1);
+  // The five turns that agreed serve; the last one, refuted, goes upstream, and its answer is right.
+  const again = await agent(proxy, { ...DEE, qty: '120' }, { declare: false });
+  expect(again.caches).toEqual(['hit', 'hit', 'hit', 'hit', 'hit', 'miss']);
+  expect(again.text).toBe('Saved the record of Dee Dunmore in Hilo. Order class: standard.');
 });
 
 test('a learned template is not used when it is off', async () => {

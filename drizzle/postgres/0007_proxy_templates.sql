@@ -5,6 +5,8 @@ CREATE TABLE "proxy_templates" (
 	"depth" integer NOT NULL,
 	"node_id" text NOT NULL,
 	"exemplar" text NOT NULL,
+	"confirmations" integer DEFAULT 0 NOT NULL,
+	"refuted" integer DEFAULT 0 NOT NULL,
 	"created_at" bigint NOT NULL
 );
 --> statement-breakpoint

@@ -14,6 +14,7 @@ export const ADA: Row = { first: 'Ada', last: 'Lovelace', city: 'Waco', qty: '25
 export const JO: Row = { first: 'Joan', last: "O'Neil", city: 'Ames', qty: '1500', plan: 'Standard' };
 export const GRACE: Row = { first: 'Grace', last: 'Hopper', city: 'Austin', qty: '1200', plan: 'Premium' };
 export const CYD: Row = { first: 'Cyd', last: 'Charisse', city: 'Ely', qty: '330', plan: 'Gold' };
+export const DEE: Row = { first: 'Dee', last: 'Dunmore', city: 'Hilo', qty: '640', plan: 'Silver' };
 const TOOLS = [{ type: 'function' as const, function: { name: 'fill', parameters: { type: 'object', properties: { field: { type: 'string' }, value: {} } } } }];
 
 const call = (name: string, args: Record<string, unknown>) => ({ id: `call_${randomBytes(6).toString('hex')}`, type: 'function', function: { name, arguments: JSON.stringify(args) } });

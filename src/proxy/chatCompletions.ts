@@ -5,7 +5,7 @@ import { readChatBody } from './chatRequest.js';
 import { bypassReason, renderReply, storableReply, type StoredReply } from './chatReply.js';
 import { chunksOf, completionOfStream } from './chatStream.js';
 import type { ConversationTree } from './conversationTree.js';
-import { learnFrom, lookupLearned } from './learnedTemplates.js';
+import { agrees, learnFrom, lookupLearned } from './learnedTemplates.js';
 import { ambiguity, parseDeclaredValues, type DeclaredValues } from './declaredValues.js';
 import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
@@ -50,6 +50,7 @@ export async function handleChatCompletions(req: IncomingMessage, res: ServerRes
   if (values.size === 0 && context.learn !== false) {
     const learned = await lookupLearned(context.tree, namespace, body, key.value);
     if (learned.kind === 'hit' && serveHit(res, body, learned.reply, learned.values) === undefined) return countHit(context, learned, key.value, 'a learned template');
+    if (learned.kind === 'check') return passThrough(req, res, raw, context, { cache: 'miss', reason: 'a learned template reads this request, and is checked against the upstream\'s answer before it serves one' }, { namespace, key: key.value, values, check: learned });
     if (learned.kind === 'none' && learned.reason) return passThrough(req, res, raw, context, { cache: 'miss', reason: learned.reason }, { namespace, key: key.value, values });
   }
   return passThrough(req, res, raw, context, { cache: 'miss', reason: found.reason }, { namespace, key: key.value, values });
@@ -74,7 +75,13 @@ function serveHit(res: ServerResponse, body: Record<string, unknown>, reply: Sto
   return undefined;
 }
 
-type Keep = { namespace: string; key: ChatKey; values: DeclaredValues };
+type Keep = {
+  namespace: string;
+  key: ChatKey;
+  values: DeclaredValues;
+  /** A learned template that read this request: the upstream's answer confirms or refutes it. */
+  check?: { nodeId: string; reply: StoredReply; values: DeclaredValues };
+};
 
 /** Counted once the client has its answer: a count that fails is logged, and the answer stands. */
 async function countHit(context: ChatContext, found: { nodeId: string; reply: StoredReply }, key: ChatKey, through = 'the tree'): Promise<void> {
@@ -99,6 +106,11 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
   if (!completion) return context.log('miss: the answer could not be read, not kept');
   const stored = storableReply(completion, keep.values, keep.key.used);
   if (!stored.ok) return context.log(`miss: not kept, ${stored.reason}`);
+  if (keep.check) {
+    const agreed = agrees(keep.check.reply, keep.check.values, stored.value);
+    await context.tree.judge(keep.namespace, keep.check.nodeId, agreed).catch(() => context.log('check: the store could not keep the verdict'));
+    context.log(agreed ? 'check: the upstream answered as the learned template would have; it serves from now on' : 'check: the upstream answered otherwise than the learned template would have; it is never used');
+  }
   // The client has its answer whatever happens here; a store that fails only loses the branch.
   const kept = await context.tree.store(keep.namespace, keep.key, stored.value).catch(() => undefined);
   context.log(kept ? `miss: kept at message ${keep.key.levels.length} (${said.reason})` : 'miss: the store could not keep the answer');

@@ -6,7 +6,7 @@ import { levelHash } from './storeConversationTree.js';
 /**
  * A conversation tree as a file (`rote proxy export`, `rote proxy import`): every stored
  * conversation that ends in a reply, as the path of its levels from the root, and the templates
- * learned over them. What the store holds and nothing more: no API key (a namespace is a hash of
+ * learned over them (not the refuted ones). What the store holds and nothing more: no API key (a namespace is a hash of
  * one), no declared value (they are templated out before anything is stored), no counts of hits.
  */
 export const CONVERSATIONS_FORMAT = 'rote-proxy-conversations';
@@ -38,6 +38,8 @@ export const conversationFileSchema = z.strictObject({
       /** The conversation (by its place in `conversations`) that is the template's templated path. */
       conversation: z.number().int().nonnegative(),
       exemplar: z.strictObject({ levels: z.array(level).min(1), values: z.record(z.string().regex(/^value\d+$/), z.string().min(1)) }),
+      /** Requests on which the upstream's answer agreed with the template's: served from once there is one. */
+      confirmations: z.number().int().nonnegative(),
     }),
   ),
 });
@@ -59,7 +61,7 @@ export async function exportConversations(conversations: ConversationStore, name
   }
   const learned = templates.flatMap((template) => {
     const at = place.get(template.nodeId);
-    return at === undefined ? [] : [{ conversation: at, exemplar: template.exemplar as ConversationFile['templates'][number]['exemplar'] }];
+    return at === undefined ? [] : [{ conversation: at, exemplar: template.exemplar as ConversationFile['templates'][number]['exemplar'], confirmations: template.confirmations }];
   });
   return { format: CONVERSATIONS_FORMAT, version: 1, conversations: out, templates: learned };
 }
@@ -76,7 +78,7 @@ export async function importConversations(conversations: ConversationStore, file
   }
   for (const template of file.templates) {
     const conversation = file.conversations[template.conversation]!;
-    await conversations.addTemplate({ id: randomUUID(), namespace: namespace ?? conversation.namespace, shape: conversation.shape, depth: conversation.levels.length, nodeId: nodeIds[template.conversation]!, exemplar: template.exemplar, createdAt: Date.now() });
+    await conversations.addTemplate({ id: randomUUID(), namespace: namespace ?? conversation.namespace, shape: conversation.shape, depth: conversation.levels.length, nodeId: nodeIds[template.conversation]!, exemplar: template.exemplar, confirmations: template.confirmations, createdAt: Date.now() });
   }
   return { conversations: nodeIds.length, templates: file.templates.length };
 }

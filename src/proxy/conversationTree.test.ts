@@ -57,10 +57,15 @@ function behaves(open: () => ConversationTree) {
     const template = { levels: templated.levels, reply: reply('Saved \u0001value1\u0002.'), exemplar: { levels: whole.levels, values: { value1: 'Ada', value2: 'Waco' } } };
     const nodeId = await tree.learn('ns', whole.shape, template);
     expect(await tree.learn('ns', whole.shape, template)).toBe(nodeId);
-    expect(await tree.templatesAt('ns', whole.shape, 3, 5)).toEqual([{ nodeId, exemplar: template.exemplar }]);
+    expect(await tree.templatesAt('ns', whole.shape, 3, 5)).toEqual([{ nodeId, exemplar: template.exemplar, confirmations: 0 }]);
+    await tree.judge('ns', nodeId, true);
+    expect(await tree.templatesAt('ns', whole.shape, 3, 5)).toEqual([{ nodeId, exemplar: template.exemplar, confirmations: 1 }]);
     expect(await tree.templatesAt('ns', whole.shape, 2, 5)).toEqual([]);
     expect(await tree.templatesAt('other', whole.shape, 3, 5)).toEqual([]);
     expect(await tree.lookup('ns', templated)).toMatchObject({ kind: 'hit', nodeId, reply: { content: 'Saved \u0001value1\u0002.' } });
+    // Refuted once: never read again.
+    await tree.judge('ns', nodeId, false);
+    expect(await tree.templatesAt('ns', whole.shape, 3, 5)).toEqual([]);
   });
 
   it('a message that repeats at another depth is another node', async () => {

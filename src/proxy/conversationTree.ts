@@ -25,12 +25,14 @@ export interface ConversationTree {
   pathTo(nodeId: string): Promise<StoredPath | undefined>;
   /** Keeps a learned template: its templated path and reply in the tree, and its exemplar beside it; the templated path's node. */
   learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string>;
-  /** The templates learned for one shape and depth, the newest first. */
+  /** The templates learned for one shape and depth that were not refuted, the newest first. */
   templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]>;
+  /** The upstream answered a request the template at this node read as it would have (agreed), or otherwise (refuted: never used again). */
+  judge(namespace: string, nodeId: string, agreed: boolean): Promise<void>;
 }
 
-/** A learned template as a lookup uses it: where its templated path ends, and its exemplar. */
-export type LearnedAt = { nodeId: string; exemplar: Exemplar };
+/** A learned template as a lookup uses it: where its templated path ends, its exemplar, and how often the upstream agreed with it. */
+export type LearnedAt = { nodeId: string; exemplar: Exemplar; confirmations: number };
 
 type Node = { id: string; children: Map<string, Node>; reply?: StoredReply; hits: number; levels?: readonly string[]; shape?: string; namespace?: string; path?: Node[] };
 
@@ -38,7 +40,7 @@ type Node = { id: string; children: Map<string, Node>; reply?: StoredReply; hits
 export class MemoryConversationTree implements ConversationTree {
   private readonly roots = new Map<string, Node>();
   private readonly byId = new Map<string, Node>();
-  private readonly templates: (LearnedAt & { namespace: string; shape: string; depth: number })[] = [];
+  private readonly templates: (LearnedAt & { namespace: string; shape: string; depth: number; refuted: boolean })[] = [];
 
   async lookup(namespace: string, key: ChatKey): Promise<TreeLookup> {
     const root = this.roots.get(rootKey(namespace, key));
@@ -83,16 +85,24 @@ export class MemoryConversationTree implements ConversationTree {
 
   async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string> {
     const nodeId = await this.store(namespace, { shape, levels: template.levels, used: new Set() }, template.reply);
-    if (!this.templates.some((known) => known.namespace === namespace && known.nodeId === nodeId)) this.templates.push({ namespace, shape, depth: template.levels.length, nodeId, exemplar: template.exemplar });
+    if (!this.templates.some((known) => known.namespace === namespace && known.nodeId === nodeId)) this.templates.push({ namespace, shape, depth: template.levels.length, nodeId, exemplar: template.exemplar, confirmations: 0, refuted: false });
     return nodeId;
   }
 
   async templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]> {
     return this.templates
-      .filter((known) => known.namespace === namespace && known.shape === shape && known.depth === depth)
+      .filter((known) => known.namespace === namespace && known.shape === shape && known.depth === depth && !known.refuted)
       .reverse()
       .slice(0, limit)
-      .map(({ nodeId, exemplar }) => ({ nodeId, exemplar }));
+      .map(({ nodeId, exemplar, confirmations }) => ({ nodeId, exemplar, confirmations }));
+  }
+
+  async judge(namespace: string, nodeId: string, agreed: boolean): Promise<void> {
+    for (const known of this.templates) {
+      if (known.namespace !== namespace || known.nodeId !== nodeId) continue;
+      if (agreed) known.confirmations++;
+      else known.refuted = true;
+    }
   }
 
   async served(nodeId: string): Promise<void> {

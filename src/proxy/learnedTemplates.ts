@@ -1,5 +1,6 @@
 import { chatKey, type ChatKey } from './chatKey.js';
-import type { StoredReply } from './chatReply.js';
+import { renderReply, type StoredReply } from './chatReply.js';
+import { canonicalJson, type JsonValue } from '../params/jsonValues.js';
 import type { ConversationTree } from './conversationTree.js';
 import type { DeclaredValues } from './declaredValues.js';
 import { induceTemplates, readValues } from './templateInduction.js';
@@ -8,17 +9,30 @@ import { induceTemplates, readValues } from './templateInduction.js';
  * Learned templates at work in the proxy: learning after a conversation with no declared values
  * is stored, and using them for a request with no declared values that the tree does not hold as
  * it is. The rules of both are in templateInduction.ts.
+ *
+ * Two conversations show where values stand; they cannot show that the model's answer depends on
+ * a value only by repeating it (it may decide on it: two orders over a limit both approved teach a
+ * template that would approve a third under it). So a new template is not served from at once: the
+ * first request it reads is forwarded, and the upstream's answer must be the one the template would
+ * have given. One that differs refutes it for good; one that agrees makes it servable.
  */
 
 /** How many stored conversations, and how many templates, one request is compared with: the newest. */
 const COMPARED = 20;
 
-export type LearnedHit = { kind: 'hit'; nodeId: string; reply: StoredReply; values: DeclaredValues } | { kind: 'none'; reason?: string };
+/**
+ * What the learned templates say of a request: a hit (a template the upstream has agreed with
+ * before reads it), a check (a template reads it, but the upstream has never yet answered a request
+ * it read: the request is forwarded and its answer judged against the template's), or none.
+ */
+export type LearnedReading =
+  | { kind: 'hit' | 'check'; nodeId: string; reply: StoredReply; values: DeclaredValues }
+  | { kind: 'none'; reason?: string };
 
-/** The hit a learned template gives this request, when exactly one reading of it fits; none (with why, when in doubt) otherwise. */
-export async function lookupLearned(tree: ConversationTree, namespace: string, body: Record<string, unknown>, rawKey: ChatKey): Promise<LearnedHit> {
+/** The reading of this request by the learned templates of its shape and length, when exactly one reading fits. */
+export async function lookupLearned(tree: ConversationTree, namespace: string, body: Record<string, unknown>, rawKey: ChatKey): Promise<LearnedReading> {
   const templates = await tree.templatesAt(namespace, rawKey.shape, rawKey.levels.length, COMPARED);
-  const fits: Extract<LearnedHit, { kind: 'hit' }>[] = [];
+  const fits: { nodeId: string; reply: StoredReply; values: DeclaredValues; confirmed: boolean }[] = [];
   for (const template of templates) {
     const values = readValues(template.exemplar, rawKey.levels);
     if (!values.ok) continue;
@@ -26,12 +40,33 @@ export async function lookupLearned(tree: ConversationTree, namespace: string, b
     if (!key.ok) continue;
     // Exact: the request with these values as variables is the template's very path.
     const found = await tree.lookup(namespace, key.value);
-    if (found.kind === 'hit' && found.nodeId === template.nodeId) fits.push({ kind: 'hit', nodeId: found.nodeId, reply: found.reply, values: values.value });
+    if (found.kind === 'hit' && found.nodeId === template.nodeId) fits.push({ nodeId: found.nodeId, reply: found.reply, values: values.value, confirmed: template.confirmations > 0 });
   }
   if (fits.length === 0) return { kind: 'none' };
   const readings = new Set(fits.map((fit) => `${fit.nodeId}\n${JSON.stringify([...fit.values])}`));
   if (readings.size > 1) return { kind: 'none', reason: `${readings.size} learned templates read this request in different ways: forwarded rather than guessed` };
-  return fits[0]!;
+  const { nodeId, reply, values } = fits[0]!;
+  return { kind: fits.some((fit) => fit.confirmed) ? 'hit' : 'check', nodeId, reply, values };
+}
+
+/**
+ * Whether the upstream's own answer (kept with no values, as a request with none declared is) is
+ * the one the template would have served with these values: the same text, the same tools called
+ * with the same arguments (as JSON values, whatever their spacing), the same finish.
+ */
+export function agrees(template: StoredReply, values: DeclaredValues, answer: StoredReply): boolean {
+  const rendered = renderReply(template, values);
+  if (!rendered.ok || template.finishReason !== answer.finishReason || rendered.value.content !== answer.content) return false;
+  if (rendered.value.toolCalls.length !== answer.toolCalls.length) return false;
+  return rendered.value.toolCalls.every((call, index) => call.name === answer.toolCalls[index]!.name && sameJson(call.arguments, answer.toolCalls[index]!.arguments));
+}
+
+function sameJson(first: string, second: string): boolean {
+  try {
+    return canonicalJson(JSON.parse(first) as JsonValue) === canonicalJson(JSON.parse(second) as JsonValue);
+  } catch {
+    return first === second;
+  }
 }
 
 /**

@@ -64,12 +64,16 @@ export class StoreConversationTree implements ConversationTree {
 
   async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string> {
     const nodeId = await this.store(namespace, { shape, levels: template.levels, used: new Set() }, template.reply);
-    await this.conversations.addTemplate({ id: randomUUID(), namespace, shape, depth: template.levels.length, nodeId, exemplar: template.exemplar, createdAt: Date.now() });
+    await this.conversations.addTemplate({ id: randomUUID(), namespace, shape, depth: template.levels.length, nodeId, exemplar: template.exemplar, confirmations: 0, createdAt: Date.now() });
     return nodeId;
   }
 
   async templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]> {
-    return (await this.conversations.templatesAt(namespace, shape, depth, limit)).map((row) => ({ nodeId: row.nodeId, exemplar: row.exemplar as Exemplar }));
+    return (await this.conversations.templatesAt(namespace, shape, depth, limit)).map((row) => ({ nodeId: row.nodeId, exemplar: row.exemplar as Exemplar, confirmations: row.confirmations }));
+  }
+
+  judge(namespace: string, nodeId: string, agreed: boolean): Promise<void> {
+    return this.conversations.judgeTemplates(namespace, nodeId, agreed);
   }
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chatKey } from './chatKey.js';
 import type { StoredReply } from './chatReply.js';
 import { MemoryConversationTree } from './conversationTree.js';
+import { agrees } from './learnedTemplates.js';
 import { induceTemplates, readValues, type StoredPath } from './templateInduction.js';
 
 /**
@@ -105,5 +106,22 @@ describe('templates learned from two conversations', () => {
     const messages = structuredClone(split.messages) as { role: string; tool_calls?: { function: { arguments: string } }[] }[];
     messages[2]!.tool_calls![0]!.function.arguments = JSON.stringify({ field: 'first', value: 'Lina' });
     expect(readValues(third.exemplar, key({ ...split, messages }).levels)).toMatchObject({ ok: false, reason: expect.stringContaining('stands for two different values') });
+  });
+});
+
+describe('a learned template checked against the upstream', () => {
+  it('agrees only with the very answer it would have served, whatever the arguments\' spacing', async () => {
+    const learned = induceTemplates(await stored(ADA), await stored(GRACE));
+    if (!learned.ok) throw new Error(learned.reason);
+    const third = learned.value.find((template) => template.levels.length === 6)!;
+    const values = new Map([['value1', 'Linus'], ['value2', 'Boston'], ['value3', '750']]);
+    const answer = (args: string): StoredReply => ({ model: 'm', finishReason: 'tool_calls', content: null, toolCalls: [{ name: 'fill', arguments: args }], usage });
+    expect(agrees(third.reply, values, answer('{"field": "qty", "value": 750}'))).toBe(true);
+    expect(agrees(third.reply, values, answer('{"field":"qty","value":"750"}'))).toBe(false);
+    expect(agrees(third.reply, values, answer('{"field":"qty","value":751}'))).toBe(false);
+    expect(agrees(third.reply, values, { ...answer('{"field":"qty","value":750}'), finishReason: 'stop' })).toBe(false);
+    const whole = learned.value.find((template) => template.levels.length === 8)!;
+    expect(agrees(whole.reply, values, { model: 'm', finishReason: 'stop', content: 'Saved Linus in Boston.', toolCalls: [], usage })).toBe(true);
+    expect(agrees(whole.reply, values, { model: 'm', finishReason: 'stop', content: 'Saved Linus in Boston!', toolCalls: [], usage })).toBe(false);
   });
 });

@@ -22,6 +22,8 @@ export type ProxyTemplateRow = {
   depth: number;
   nodeId: string;
   exemplar: unknown;
+  confirmations: number;
+  refuted: number;
   createdAt: number;
 };
 
@@ -57,10 +59,12 @@ export interface ConversationStore {
   /** One node, or undefined when it is gone. */
   node(id: string): Promise<ProxyNodeLink | undefined>;
   /** Keeps a learned template (a second one for the same templated node is not added). */
-  addTemplate(template: ProxyTemplateRow): Promise<void>;
-  /** The templates of one shape and depth, the newest first. */
+  addTemplate(template: Omit<ProxyTemplateRow, 'refuted'>): Promise<void>;
+  /** The templates of one shape and depth that were not refuted, the newest first. */
   templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<ProxyTemplateRow[]>;
-  /** Every node and template of a namespace (of every namespace when none is given): what an export writes. */
+  /** The upstream's answer agreed with what the templates of this templated node would have served (one confirmation more), or did not (refuted). */
+  judgeTemplates(namespace: string, nodeId: string, agreed: boolean): Promise<void>;
+  /** Every node and template that was not refuted, of a namespace (of every namespace when none is given): what an export writes. */
   everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }>;
   /** Removes a namespace's trees and templates (every namespace's when none is given); how many nodes went. */
   clear(namespace?: string): Promise<number>;

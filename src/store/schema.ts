@@ -287,6 +287,10 @@ export const proxyTemplates = sqliteTable(
     depth: integer('depth').notNull(),
     nodeId: text('node_id').notNull(),
     exemplar: json<unknown>('exemplar').notNull(),
+    /** Requests its reading was checked on against the upstream's own answer (forwarded while it was not yet trusted). */
+    confirmations: integer('confirmations').notNull().default(0),
+    /** An upstream answer that differed from what it would have served: never used again. */
+    refuted: integer('refuted').notNull().default(0),
     createdAt: integer('created_at').notNull(),
   },
   (table) => [uniqueIndex('proxy_templates_node').on(table.namespace, table.nodeId), index('proxy_templates_lookup').on(table.namespace, table.shape, table.depth)],

@@ -67,7 +67,7 @@ export class SqliteConversationStore implements ConversationStore {
     return this.guard('read a conversation', () => this.db.select(LINK).from(proxyNodes).where(eq(proxyNodes.id, id)).get());
   }
 
-  async addTemplate(template: ProxyTemplateRow): Promise<void> {
+  async addTemplate(template: Omit<ProxyTemplateRow, 'refuted'>): Promise<void> {
     this.guard('keep a template', () => this.db.insert(proxyTemplates).values(template).onConflictDoNothing().run());
   }
 
@@ -76,17 +76,27 @@ export class SqliteConversationStore implements ConversationStore {
       this.db
         .select()
         .from(proxyTemplates)
-        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.shape, shape), eq(proxyTemplates.depth, depth)))
+        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.shape, shape), eq(proxyTemplates.depth, depth), eq(proxyTemplates.refuted, 0)))
         .orderBy(desc(proxyTemplates.createdAt))
         .limit(limit)
         .all(),
     );
   }
 
+  async judgeTemplates(namespace: string, nodeId: string, agreed: boolean): Promise<void> {
+    this.guard('judge a template', () =>
+      this.db
+        .update(proxyTemplates)
+        .set(agreed ? { confirmations: sql`${proxyTemplates.confirmations} + 1` } : { refuted: 1 })
+        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.nodeId, nodeId)))
+        .run(),
+    );
+  }
+
   async everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }> {
     return this.guard('read conversations', () => ({
       nodes: this.db.select(LINK).from(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace)).orderBy(proxyNodes.createdAt).all(),
-      templates: this.db.select().from(proxyTemplates).where(namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace)).orderBy(proxyTemplates.createdAt).all(),
+      templates: this.db.select().from(proxyTemplates).where(and(eq(proxyTemplates.refuted, 0), namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace))).orderBy(proxyTemplates.createdAt).all(),
     }));
   }
 

@@ -62,7 +62,7 @@ export class PostgresConversationStore implements ConversationStore {
     return this.guard('read a conversation', async () => (await this.db.select(LINK).from(proxyNodes).where(eq(proxyNodes.id, id)))[0]);
   }
 
-  addTemplate(template: ProxyTemplateRow): Promise<void> {
+  addTemplate(template: Omit<ProxyTemplateRow, 'refuted'>): Promise<void> {
     return this.guard('keep a template', async () => {
       await this.db.insert(proxyTemplates).values(template).onConflictDoNothing();
     });
@@ -73,16 +73,25 @@ export class PostgresConversationStore implements ConversationStore {
       this.db
         .select()
         .from(proxyTemplates)
-        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.shape, shape), eq(proxyTemplates.depth, depth)))
+        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.shape, shape), eq(proxyTemplates.depth, depth), eq(proxyTemplates.refuted, 0)))
         .orderBy(desc(proxyTemplates.createdAt))
         .limit(limit),
     );
   }
 
+  judgeTemplates(namespace: string, nodeId: string, agreed: boolean): Promise<void> {
+    return this.guard('judge a template', async () => {
+      await this.db
+        .update(proxyTemplates)
+        .set(agreed ? { confirmations: sql`${proxyTemplates.confirmations} + 1` } : { refuted: 1 })
+        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.nodeId, nodeId)));
+    });
+  }
+
   everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }> {
     return this.guard('read conversations', async () => ({
       nodes: await this.db.select(LINK).from(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace)).orderBy(proxyNodes.createdAt),
-      templates: await this.db.select().from(proxyTemplates).where(namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace)).orderBy(proxyTemplates.createdAt),
+      templates: await this.db.select().from(proxyTemplates).where(and(eq(proxyTemplates.refuted, 0), namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace))).orderBy(proxyTemplates.createdAt),
     }));
   }
 

@@ -208,6 +208,8 @@ export const proxyTemplates = pgTable(
     depth: integer('depth').notNull(),
     nodeId: text('node_id').notNull(),
     exemplar: json<unknown>('exemplar').notNull(),
+    confirmations: integer('confirmations').notNull().default(0),
+    refuted: integer('refuted').notNull().default(0),
     createdAt: millis('created_at').notNull(),
   },
   (table) => [uniqueIndex('proxy_templates_node').on(table.namespace, table.nodeId), index('proxy_templates_lookup').on(table.namespace, table.shape, table.depth)],
