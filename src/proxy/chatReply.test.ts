@@ -47,6 +47,8 @@ describe('a reply kept in the tree', () => {
     expect(bypassReason({ n: 3 })).toContain('n is 3');
     expect(bypassReason({ logprobs: true })).toContain('logprobs');
     expect(bypassReason({ n: 1, temperature: 0.7 })).toBeUndefined();
+    expect(bypassReason({ temperature: 1 })).toBeUndefined();
+    expect(bypassReason({ temperature: 1.3 })).toContain('temperature is 1.3');
   });
 });
 

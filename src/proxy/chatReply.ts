@@ -24,6 +24,10 @@ export function bypassReason(body: Record<string, unknown>): string | undefined 
   if (typeof body.n === 'number' && body.n > 1) return `n is ${body.n}: several different choices were asked for`;
   // Token probabilities describe a sampling that a stored reply did not make.
   if (body.logprobs === true || body.top_logprobs !== undefined) return 'logprobs were asked for: a stored reply has none of its own';
+  // Above the default of 1 the caller asks for more randomness than the model's own: a different
+  // answer each time is the point, and one stored answer would deny it. At or below 1 (an agent's
+  // usual setting, and the default when none is sent) the stored answer is one the model gives.
+  if (typeof body.temperature === 'number' && body.temperature > 1) return `temperature is ${body.temperature}: above the default of 1, the request asks for varied answers`;
   return undefined;
 }
 
