@@ -48,8 +48,8 @@ export async function handleChatCompletions(req: IncomingMessage, res: ServerRes
   }
   // No values declared and not stored as it is: a template learned from the store may read them.
   if (values.size === 0 && context.learn !== false) {
-    const learned = await lookupLearned(context.tree, namespace, body, key.value);
-    if (learned.kind === 'hit' && serveHit(res, body, learned.reply, learned.values) === undefined) return countHit(context, learned, key.value, 'a learned template');
+    const learned = await lookupLearned(context.tree, namespace, body, key.value, context.log);
+    if (learned.kind === 'hit' && serveHit(res, body, learned.reply, learned.values) === undefined) return countLearnedHit(context, learned.templateId, learned.reply, key.value);
     if (learned.kind === 'check') return passThrough(req, res, raw, context, { cache: 'miss', reason: 'a learned template reads this request, and is checked against the upstream\'s answer before it serves one' }, { namespace, key: key.value, values, check: learned });
     if (learned.kind === 'none' && learned.reason) return passThrough(req, res, raw, context, { cache: 'miss', reason: learned.reason }, { namespace, key: key.value, values });
   }
@@ -80,13 +80,18 @@ type Keep = {
   key: ChatKey;
   values: DeclaredValues;
   /** A learned template that read this request: the upstream's answer confirms or refutes it. */
-  check?: { nodeId: string; reply: StoredReply; values: DeclaredValues };
+  check?: { templateId: string; reply: StoredReply; values: DeclaredValues };
 };
 
 /** Counted once the client has its answer: a count that fails is logged, and the answer stands. */
-async function countHit(context: ChatContext, found: { nodeId: string; reply: StoredReply }, key: ChatKey, through = 'the tree'): Promise<void> {
+async function countHit(context: ChatContext, found: { nodeId: string; reply: StoredReply }, key: ChatKey): Promise<void> {
   await context.tree.served(found.nodeId, found.reply).catch(() => context.log('hit: the store could not count it'));
-  context.log(`hit: ${key.levels.length} messages from ${through}, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
+  context.log(`hit: ${key.levels.length} messages from the tree, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
+}
+
+async function countLearnedHit(context: ChatContext, templateId: string, reply: StoredReply, key: ChatKey): Promise<void> {
+  await context.tree.servedByTemplate(templateId, reply).catch(() => context.log('hit: the store could not count it'));
+  context.log(`hit: ${key.levels.length} messages from a learned template, ${reply.usage.promptTokens + reply.usage.completionTokens} tokens saved`);
 }
 
 /** Forwards the request unchanged and copies the answer back; a whole, successful answer is kept when `keep` says where. */
@@ -108,7 +113,7 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
   if (!stored.ok) return context.log(`miss: not kept, ${stored.reason}`);
   if (keep.check) {
     const agreed = agrees(keep.check.reply, keep.check.values, stored.value);
-    await context.tree.judge(keep.namespace, keep.check.nodeId, agreed).catch(() => context.log('check: the store could not keep the verdict'));
+    await context.tree.judge(keep.check.templateId, agreed).catch(() => context.log('check: the store could not keep the verdict'));
     context.log(agreed ? 'check: the upstream answered as the learned template would have; it serves from now on' : 'check: the upstream answered otherwise than the learned template would have; it is never used');
   }
   // The client has its answer whatever happens here; a store that fails only loses the branch.

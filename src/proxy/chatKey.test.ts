@@ -73,3 +73,18 @@ describe('a chat request in the tree', () => {
     expect(chatKey(body, values({ first: 'Ada' }))).toMatchObject({ ok: false, reason: 'message 3: it answers tool call "call_other", which no assistant message before it made' });
   });
 });
+
+describe('a request the key cannot spell', () => {
+  it('is refused (and so forwarded), never a crash: a null tool call or part, a field named __proto__, JSON nested thousands deep', () => {
+    expect(chatKey({ model: 'm', messages: [{ role: 'assistant', tool_calls: [null] }] }, new Map())).toMatchObject({ ok: false, reason: expect.stringContaining('a tool call that is not an object') });
+    expect(chatKey({ model: 'm', messages: [{ role: 'user', content: [null] }] }, new Map())).toMatchObject({ ok: false, reason: expect.stringContaining('a content part that is not an object') });
+    let deep: unknown = 'x';
+    for (let depth = 0; depth < 20_000; depth++) deep = [deep];
+    expect(chatKey({ model: 'm', messages: [{ role: 'user', content: 'hi', extra: deep }] }, new Map())).toMatchObject({ ok: false, reason: 'the request is nested too deeply to key' });
+    const proto = JSON.parse('{"role":"user","content":"hi","__proto__":{"detail":"high"}}') as Record<string, unknown>;
+    const plain = chatKey({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, new Map());
+    const withProto = chatKey({ model: 'm', messages: [proto] }, new Map());
+    if (!plain.ok || !withProto.ok) throw new Error('expected keys');
+    expect(withProto.value.levels[0]).not.toBe(plain.value.levels[0]);
+  });
+});

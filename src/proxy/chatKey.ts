@@ -31,6 +31,16 @@ type Body = Record<string, unknown>;
 type Message = Record<string, unknown>;
 
 export function chatKey(body: Body, values: DeclaredValues): Outcome<ChatKey> {
+  try {
+    return keyOf(body, values);
+  } catch (error) {
+    // JSON nested thousands deep overflows the stack of any walk over it: forwarded, never a crash.
+    if (error instanceof RangeError) return refuse('the request is nested too deeply to key');
+    throw error;
+  }
+}
+
+function keyOf(body: Body, values: DeclaredValues): Outcome<ChatKey> {
   const settings = Object.fromEntries(Object.entries(body).filter(([field]) => !DELIVERY_FIELDS.has(field)));
   const shape = createHash('sha256').update(canonicalJson(settings as JsonValue)).digest('hex');
   const messages = body.messages as Message[];
@@ -43,6 +53,10 @@ export function chatKey(body: Body, values: DeclaredValues): Outcome<ChatKey> {
     levels.push(level.value);
   }
   return accept({ shape, levels, used });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -58,18 +72,18 @@ function canonicalMessage(messages: readonly Message[], index: number): Outcome<
   const message = messages[index]!;
   // Every field counts (a name, a refusal, audio, a legacy function_call), but one that is null or
   // empty is one that is not there: clients echo an answer's `refusal: null` and `annotations: []`.
-  const out: Message = {};
-  for (const [field, value] of Object.entries(message)) {
-    if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    if (field === 'content' || field === 'tool_calls' || field === 'tool_call_id') continue;
-    out[field] = value;
-  }
+  // Built from entries: a field named __proto__ is a field like any other, not the object's prototype.
+  const out: Message = Object.fromEntries(
+    Object.entries(message).filter(([field, value]) => !(value === null || value === undefined || (Array.isArray(value) && value.length === 0)) && field !== 'content' && field !== 'tool_calls' && field !== 'tool_call_id'),
+  );
   const content = canonicalContent(message.content);
   if (!content.ok) return content;
   if (content.value !== undefined) out.content = content.value;
   if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
+    const calls = message.tool_calls as unknown[];
+    if (!calls.every(isObject)) return refuse('a tool call that is not an object');
     // The id is the upstream's, new on every answer; everything else of the call counts.
-    out.tool_calls = (message.tool_calls as Record<string, unknown>[]).map(({ id: _id, ...rest }) => rest);
+    out.tool_calls = calls.map((call) => Object.fromEntries(Object.entries(call).filter(([field]) => field !== 'id')));
   }
   if (message.role === 'tool') {
     const answered = callPosition(messages, index, message.tool_call_id);
@@ -84,6 +98,7 @@ function canonicalContent(content: unknown): Outcome<unknown> {
   if (content === undefined || content === null) return accept(undefined);
   if (typeof content === 'string') return accept(content);
   if (!Array.isArray(content)) return refuse('its content is neither a string nor an array of parts');
+  if (!content.every(isObject)) return refuse('a content part that is not an object');
   const parts = content as Record<string, unknown>[];
   if (parts.every((part) => part.type === 'text')) return accept(parts.map((part) => String(part.text ?? '')).join(''));
   return accept(parts.map((part) => (part.type === 'text' ? { type: 'text', text: String(part.text ?? '') } : part)));

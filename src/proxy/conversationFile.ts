@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CONVERSATION_ROOT, type ConversationStore, type ProxyNodeLink } from '../store/conversationStore.js';
+import { templateLevel } from './chatKey.js';
+import type { StoredReply } from './chatReply.js';
+import { ambiguity, templatable } from './declaredValues.js';
 import { levelHash } from './storeConversationTree.js';
+import { templatePathHash, type Exemplar } from './templateInduction.js';
 
 /**
  * A conversation tree as a file (`rote proxy export`, `rote proxy import`): every stored
  * conversation that ends in a reply, as the path of its levels from the root, and the templates
- * learned over them (not the refuted ones). What the store holds and nothing more: no API key (a namespace is a hash of
- * one), no declared value (they are templated out before anything is stored), no counts of hits.
+ * learned over them (not the refuted ones). What the store holds and nothing more: no API key (a
+ * namespace is a hash of one), no declared value (they are templated out before anything is
+ * stored; a conversation that declared none, and a template's exemplar, hold theirs as sent), and
+ * no counts.
  */
 export const CONVERSATIONS_FORMAT = 'rote-proxy-conversations';
 
@@ -35,11 +41,12 @@ export const conversationFileSchema = z.strictObject({
   conversations: z.array(z.strictObject({ namespace: hash, shape: hash, levels: z.array(level).min(1), reply })),
   templates: z.array(
     z.strictObject({
-      /** The conversation (by its place in `conversations`) that is the template's templated path. */
-      conversation: z.number().int().nonnegative(),
+      namespace: hash,
+      shape: hash,
+      /** The conversation it was learned from, as stored, and the value of each variable in it: the template's messages are these templated. */
       exemplar: z.strictObject({ levels: z.array(level).min(1), values: z.record(z.string().regex(/^value\d+$/), z.string().min(1)) }),
-      /** Requests on which the upstream's answer agreed with the template's: served from once there is one. */
-      confirmations: z.number().int().nonnegative(),
+      /** The reply it serves, templated. */
+      reply,
     }),
   ),
 });
@@ -59,10 +66,7 @@ export async function exportConversations(conversations: ConversationStore, name
     place.set(node.id, out.length);
     out.push({ namespace: node.namespace, shape: node.shape, levels, reply: node.reply as ConversationFile['conversations'][number]['reply'] });
   }
-  const learned = templates.flatMap((template) => {
-    const at = place.get(template.nodeId);
-    return at === undefined ? [] : [{ conversation: at, exemplar: template.exemplar as ConversationFile['templates'][number]['exemplar'], confirmations: template.confirmations }];
-  });
+  const learned = templates.map((template) => ({ namespace: template.namespace, shape: template.shape, exemplar: template.exemplar as Exemplar, reply: template.reply as StoredReply }));
   return { format: CONVERSATIONS_FORMAT, version: 1, conversations: out, templates: learned };
 }
 
@@ -71,26 +75,45 @@ export async function exportConversations(conversations: ConversationStore, name
  * adds the rest. Into `namespace` when one is given (another key's trees), else where they were.
  */
 export async function importConversations(conversations: ConversationStore, file: ConversationFile, namespace?: string): Promise<{ conversations: number; templates: number }> {
-  const nodeIds: string[] = [];
   for (const conversation of file.conversations) {
     const levels = conversation.levels.map((text) => ({ hash: levelHash(text), level: text }));
-    nodeIds.push(await conversations.storePath({ namespace: namespace ?? conversation.namespace, shape: conversation.shape, levels, reply: conversation.reply, at: Date.now(), newId: randomUUID }));
+    await conversations.storePath({ namespace: namespace ?? conversation.namespace, shape: conversation.shape, levels, reply: conversation.reply, at: Date.now(), newId: randomUUID });
   }
+  let templates = 0;
   for (const template of file.templates) {
-    const conversation = file.conversations[template.conversation]!;
-    await conversations.addTemplate({ id: randomUUID(), namespace: namespace ?? conversation.namespace, shape: conversation.shape, depth: conversation.levels.length, nodeId: nodeIds[template.conversation]!, exemplar: template.exemplar, confirmations: template.confirmations, createdAt: Date.now() });
+    const levels = templatedLevels(template.exemplar)!;
+    // Checked again in the store it serves from: a file says what was learned, not that it is right here.
+    const row = { id: randomUUID(), namespace: namespace ?? template.namespace, shape: template.shape, depth: levels.length, pathHash: templatePathHash(levels), exemplar: template.exemplar, reply: template.reply, confirmations: 0, createdAt: Date.now() };
+    if (await conversations.addTemplate(row)) templates++;
   }
-  return { conversations: nodeIds.length, templates: file.templates.length };
+  return { conversations: file.conversations.length, templates };
 }
 
-/** The problems of a file's cross references that the schema cannot see; empty when there are none. */
+/**
+ * The problems a schema cannot see: a template whose exemplar's values are not ones the proxy
+ * would learn (too common, ambiguous, absent from its messages). Empty when there are none.
+ */
 export function referenceProblems(file: ConversationFile): string[] {
   return file.templates.flatMap((template, index) => {
-    const conversation = file.conversations[template.conversation];
-    if (!conversation) return [`templates[${index}].conversation: ${template.conversation} is not a conversation of the file (it has ${file.conversations.length})`];
-    if (template.exemplar.levels.length !== conversation.levels.length) return [`templates[${index}].exemplar: ${template.exemplar.levels.length} levels, where its conversation has ${conversation.levels.length}`];
+    const values = new Map(Object.entries(template.exemplar.values));
+    const problem = [...values.values()].some((value) => !templatable(value)) ? 'a value too common to stand for one (true, false or under three characters)' : ambiguity(values);
+    if (problem) return [`templates[${index}].exemplar.values: ${problem}`];
+    if (!templatedLevels(template.exemplar)) return [`templates[${index}].exemplar: its values do not all stand in its messages`];
     return [];
   });
+}
+
+/** The exemplar's messages with its values as variables; undefined when a value stands in none of them. */
+function templatedLevels(exemplar: Exemplar): string[] | undefined {
+  const values = new Map(Object.entries(exemplar.values));
+  const used = new Set<string>();
+  const levels: string[] = [];
+  for (const text of exemplar.levels) {
+    const templated = templateLevel(text, values, used);
+    if (!templated.ok) return undefined;
+    levels.push(templated.value);
+  }
+  return used.size === values.size ? levels : undefined;
 }
 
 function pathTo(node: ProxyNodeLink, byId: ReadonlyMap<string, ProxyNodeLink>): string[] | undefined {

@@ -5,6 +5,7 @@ import { chatKey, type ChatKey } from './chatKey.js';
 import type { StoredReply } from './chatReply.js';
 import { MemoryConversationTree, type ConversationTree } from './conversationTree.js';
 import { StoreConversationTree } from './storeConversationTree.js';
+import { templatePathHash } from './templateInduction.js';
 
 /**
  * The tree's behaviour, the same in memory and in the store on both dialects: a whole match is a
@@ -46,7 +47,7 @@ function behaves(open: () => ConversationTree) {
     expect(await tree.lookup('ns', key(['Register Ada.']))).toMatchObject({ kind: 'hit' });
   });
 
-  it('reads a stored path back with the reply of each turn, and keeps a learned template once by shape and depth', async () => {
+  it('reads a stored path back with the reply of each turn, and keeps learned templates apart from the tree', async () => {
     await tree.store('ns', key(['Register Ada.']), reply('Which city?'));
     const whole = key(['Register Ada.', 'Which city?', 'Waco']);
     const end = await tree.store('ns', whole, reply('Saved.'));
@@ -55,16 +56,19 @@ function behaves(open: () => ConversationTree) {
     expect(await tree.pathsAt('ns', whole.shape, 2, 5)).toEqual([]);
     const templated = key(['Register Ada.', 'Which city?', 'Waco'], {}, new Map([['value1', 'Ada'], ['value2', 'Waco']]));
     const template = { levels: templated.levels, reply: reply('Saved \u0001value1\u0002.'), exemplar: { levels: whole.levels, values: { value1: 'Ada', value2: 'Waco' } } };
-    const nodeId = await tree.learn('ns', whole.shape, template);
-    expect(await tree.learn('ns', whole.shape, template)).toBe(nodeId);
-    expect(await tree.templatesAt('ns', whole.shape, 3, 5)).toEqual([{ nodeId, exemplar: template.exemplar, confirmations: 0 }]);
-    await tree.judge('ns', nodeId, true);
-    expect(await tree.templatesAt('ns', whole.shape, 3, 5)).toEqual([{ nodeId, exemplar: template.exemplar, confirmations: 1 }]);
+    expect(await tree.learn('ns', whole.shape, template)).toBe('added');
+    expect(await tree.learn('ns', whole.shape, template)).toBe('known');
+    const [kept, ...more] = await tree.templatesAt('ns', whole.shape, 3, 5);
+    expect(more).toEqual([]);
+    expect(kept).toEqual({ id: expect.any(String), pathHash: templatePathHash(templated.levels), exemplar: template.exemplar, reply: template.reply, confirmations: 0 });
+    await tree.judge(kept!.id, true);
+    expect((await tree.templatesAt('ns', whole.shape, 3, 5))[0]!.confirmations).toBe(1);
     expect(await tree.templatesAt('ns', whole.shape, 2, 5)).toEqual([]);
     expect(await tree.templatesAt('other', whole.shape, 3, 5)).toEqual([]);
-    expect(await tree.lookup('ns', templated)).toMatchObject({ kind: 'hit', nodeId, reply: { content: 'Saved \u0001value1\u0002.' } });
-    // Refuted once: never read again.
-    await tree.judge('ns', nodeId, false);
+    // Not in the tree: a client that declares value1 and value2 does not reach it.
+    expect(await tree.lookup('ns', templated)).toMatchObject({ kind: 'miss' });
+    // Another pair that would answer the same messages otherwise: the kept one is refuted, and neither serves.
+    expect(await tree.learn('ns', whole.shape, { ...template, reply: reply('Refused \u0001value1\u0002.') })).toBe('refuted');
     expect(await tree.templatesAt('ns', whole.shape, 3, 5)).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatKey } from './chatKey.js';
 import type { StoredReply } from './chatReply.js';
-import type { Exemplar, LearnedTemplate, StoredPath } from './templateInduction.js';
+import { sameAnswer, templatePathHash, type Exemplar, type LearnedTemplate, type StoredPath } from './templateInduction.js';
 
 /**
  * A namespace's conversations as a tree: one root per request shape, one level per message. A
@@ -23,16 +23,32 @@ export interface ConversationTree {
   pathsAt(namespace: string, shape: string, depth: number, limit: number): Promise<StoredPath[]>;
   /** The stored conversation that ends at this node (with a reply), or undefined. */
   pathTo(nodeId: string): Promise<StoredPath | undefined>;
-  /** Keeps a learned template: its templated path and reply in the tree, and its exemplar beside it; the templated path's node. */
-  learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string>;
+  /**
+   * Keeps a learned template, apart from the tree (a client that declares values never reaches it).
+   * One kept already for the same templated messages stays as it is when its reply is the same
+   * ('known'); with another reply it is refuted ('refuted'): two pairs of conversations disagree on
+   * what to answer, so neither is served.
+   */
+  learn(namespace: string, shape: string, template: LearnedTemplate): Promise<'added' | 'known' | 'refuted'>;
   /** The templates learned for one shape and depth that were not refuted, the newest first. */
   templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]>;
-  /** The upstream answered a request the template at this node read as it would have (agreed), or otherwise (refuted: never used again). */
-  judge(namespace: string, nodeId: string, agreed: boolean): Promise<void>;
+  /** The upstream answered a request the template read as it would have (agreed), or otherwise (refuted: never used again). */
+  judge(templateId: string, agreed: boolean): Promise<void>;
+  /** A request was served from this template: counted, with the tokens it did not cost. */
+  servedByTemplate(templateId: string, reply: StoredReply): Promise<void>;
 }
 
-/** A learned template as a lookup uses it: where its templated path ends, its exemplar, and how often the upstream agreed with it. */
-export type LearnedAt = { nodeId: string; exemplar: Exemplar; confirmations: number };
+/** A learned template as a lookup uses it. */
+export type LearnedAt = {
+  id: string;
+  /** templatePathHash of its templated messages. */
+  pathHash: string;
+  exemplar: Exemplar;
+  /** The reply it serves, templated. */
+  reply: StoredReply;
+  /** How often the upstream answered a request it read as it would have. */
+  confirmations: number;
+};
 
 type Node = { id: string; children: Map<string, Node>; reply?: StoredReply; hits: number; levels?: readonly string[]; shape?: string; namespace?: string; path?: Node[] };
 
@@ -40,7 +56,7 @@ type Node = { id: string; children: Map<string, Node>; reply?: StoredReply; hits
 export class MemoryConversationTree implements ConversationTree {
   private readonly roots = new Map<string, Node>();
   private readonly byId = new Map<string, Node>();
-  private readonly templates: (LearnedAt & { namespace: string; shape: string; depth: number; refuted: boolean })[] = [];
+  private readonly templates: (LearnedAt & { namespace: string; shape: string; depth: number; refuted: boolean; hits: number })[] = [];
 
   async lookup(namespace: string, key: ChatKey): Promise<TreeLookup> {
     const root = this.roots.get(rootKey(namespace, key));
@@ -83,26 +99,36 @@ export class MemoryConversationTree implements ConversationTree {
     return node?.reply ? storedPath(node) : undefined;
   }
 
-  async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string> {
-    const nodeId = await this.store(namespace, { shape, levels: template.levels, used: new Set() }, template.reply);
-    if (!this.templates.some((known) => known.namespace === namespace && known.nodeId === nodeId)) this.templates.push({ namespace, shape, depth: template.levels.length, nodeId, exemplar: template.exemplar, confirmations: 0, refuted: false });
-    return nodeId;
+  async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<'added' | 'known' | 'refuted'> {
+    const pathHash = templatePathHash(template.levels);
+    const known = this.templates.find((kept) => kept.namespace === namespace && kept.shape === shape && kept.pathHash === pathHash);
+    if (known) {
+      if (sameAnswer(known.reply, template.reply)) return 'known';
+      known.refuted = true;
+      return 'refuted';
+    }
+    this.templates.push({ id: randomUUID(), namespace, shape, depth: template.levels.length, pathHash, exemplar: template.exemplar, reply: template.reply, confirmations: 0, refuted: false, hits: 0 });
+    return 'added';
   }
 
   async templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]> {
     return this.templates
-      .filter((known) => known.namespace === namespace && known.shape === shape && known.depth === depth && !known.refuted)
+      .filter((kept) => kept.namespace === namespace && kept.shape === shape && kept.depth === depth && !kept.refuted)
       .reverse()
       .slice(0, limit)
-      .map(({ nodeId, exemplar, confirmations }) => ({ nodeId, exemplar, confirmations }));
+      .map(({ id, pathHash, exemplar, reply, confirmations }) => ({ id, pathHash, exemplar, reply, confirmations }));
   }
 
-  async judge(namespace: string, nodeId: string, agreed: boolean): Promise<void> {
-    for (const known of this.templates) {
-      if (known.namespace !== namespace || known.nodeId !== nodeId) continue;
-      if (agreed) known.confirmations++;
-      else known.refuted = true;
-    }
+  async servedByTemplate(templateId: string): Promise<void> {
+    const kept = this.templates.find((template) => template.id === templateId);
+    if (kept) kept.hits++;
+  }
+
+  async judge(templateId: string, agreed: boolean): Promise<void> {
+    const kept = this.templates.find((template) => template.id === templateId);
+    if (!kept) return;
+    if (agreed) kept.confirmations++;
+    else kept.refuted = true;
   }
 
   async served(nodeId: string): Promise<void> {

@@ -3,7 +3,7 @@ import { renderReply, type StoredReply } from './chatReply.js';
 import { canonicalJson, type JsonValue } from '../params/jsonValues.js';
 import type { ConversationTree } from './conversationTree.js';
 import type { DeclaredValues } from './declaredValues.js';
-import { induceTemplates, readValues } from './templateInduction.js';
+import { induceTemplates, readValues, templatePathHash } from './templateInduction.js';
 
 /**
  * Learned templates at work in the proxy: learning after a conversation with no declared values
@@ -26,27 +26,36 @@ const COMPARED = 20;
  * it read: the request is forwarded and its answer judged against the template's), or none.
  */
 export type LearnedReading =
-  | { kind: 'hit' | 'check'; nodeId: string; reply: StoredReply; values: DeclaredValues }
+  | { kind: 'hit' | 'check'; templateId: string; reply: StoredReply; values: DeclaredValues }
   | { kind: 'none'; reason?: string };
 
-/** The reading of this request by the learned templates of its shape and length, when exactly one reading fits. */
-export async function lookupLearned(tree: ConversationTree, namespace: string, body: Record<string, unknown>, rawKey: ChatKey): Promise<LearnedReading> {
-  const templates = await tree.templatesAt(namespace, rawKey.shape, rawKey.levels.length, COMPARED);
-  const fits: { nodeId: string; reply: StoredReply; values: DeclaredValues; confirmed: boolean }[] = [];
-  for (const template of templates) {
-    const values = readValues(template.exemplar, rawKey.levels);
-    if (!values.ok) continue;
-    const key = chatKey(body, values.value);
-    if (!key.ok) continue;
-    // Exact: the request with these values as variables is the template's very path.
-    const found = await tree.lookup(namespace, key.value);
-    if (found.kind === 'hit' && found.nodeId === template.nodeId) fits.push({ nodeId: found.nodeId, reply: found.reply, values: values.value, confirmed: template.confirmations > 0 });
+/**
+ * The reading of this request by the learned templates of its shape and length, when exactly one
+ * reading fits. Anything that goes wrong here (the store, a damaged template) is none: forwarded.
+ */
+export async function lookupLearned(tree: ConversationTree, namespace: string, body: Record<string, unknown>, rawKey: ChatKey, log: (line: string) => void = () => undefined): Promise<LearnedReading> {
+  try {
+    const templates = await tree.templatesAt(namespace, rawKey.shape, rawKey.levels.length, COMPARED);
+    const fits: { templateId: string; reply: StoredReply; values: DeclaredValues; confirmed: boolean }[] = [];
+    for (const template of templates) {
+      const values = readValues(template.exemplar, rawKey.levels);
+      if (!values.ok) continue;
+      const key = chatKey(body, values.value);
+      // Exact: the request with these values as variables is the template's very messages...
+      if (!key.ok || templatePathHash(key.value.levels) !== template.pathHash) continue;
+      // ...and its reply can be written with them (one that needs a value the request lacks is no reading).
+      if (!renderReply(template.reply, values.value).ok) continue;
+      fits.push({ templateId: template.id, reply: template.reply, values: values.value, confirmed: template.confirmations > 0 });
+    }
+    if (fits.length === 0) return { kind: 'none' };
+    const readings = new Set(fits.map((fit) => `${JSON.stringify(fit.reply)}\n${JSON.stringify([...fit.values])}`));
+    if (readings.size > 1) return { kind: 'none', reason: `${readings.size} learned templates read this request in different ways: forwarded rather than guessed` };
+    const fit = fits.find((candidate) => candidate.confirmed) ?? fits[0]!;
+    return { kind: fit.confirmed ? 'hit' : 'check', templateId: fit.templateId, reply: fit.reply, values: fit.values };
+  } catch (error) {
+    log(`learned templates could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).name}); forwarded`);
+    return { kind: 'none' };
   }
-  if (fits.length === 0) return { kind: 'none' };
-  const readings = new Set(fits.map((fit) => `${fit.nodeId}\n${JSON.stringify([...fit.values])}`));
-  if (readings.size > 1) return { kind: 'none', reason: `${readings.size} learned templates read this request in different ways: forwarded rather than guessed` };
-  const { nodeId, reply, values } = fits[0]!;
-  return { kind: fits.some((fit) => fit.confirmed) ? 'hit' : 'check', nodeId, reply, values };
 }
 
 /**
@@ -83,8 +92,10 @@ export async function learnFrom(tree: ConversationTree, namespace: string, key: 
       if (other.nodeId === nodeId) continue;
       const templates = induceTemplates(other, stored);
       if (!templates.ok) continue;
-      for (const template of templates.value) await tree.learn(namespace, key.shape, template);
-      return log(`learned: ${templates.value.length} templates (requests of up to ${key.levels.length} messages) with ${Object.keys(templates.value[0]!.exemplar.values).length} values`);
+      const outcomes = { added: 0, known: 0, refuted: 0 };
+      for (const template of templates.value) outcomes[await tree.learn(namespace, key.shape, template)]++;
+      const values = Object.keys(templates.value[0]!.exemplar.values).length;
+      return log(`learned: ${outcomes.added} template${outcomes.added === 1 ? '' : 's'} (requests of up to ${key.levels.length} messages) with ${values} values${outcomes.refuted > 0 ? `; ${outcomes.refuted} kept before answer otherwise and are refuted` : ''}`);
     }
   } catch (error) {
     log(`learning failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).name}); the conversation stays stored as it is`);

@@ -3,7 +3,7 @@ import { CONVERSATION_ROOT, type ConversationStore, type ProxyNodeLink, type Pro
 import type { ChatKey } from './chatKey.js';
 import type { StoredReply } from './chatReply.js';
 import type { ConversationTree, LearnedAt, TreeLookup } from './conversationTree.js';
-import type { Exemplar, LearnedTemplate, StoredPath } from './templateInduction.js';
+import { sameAnswer, templatePathHash, type Exemplar, type LearnedTemplate, type StoredPath } from './templateInduction.js';
 
 /**
  * The conversation tree in rote's store (SQLite or PostgreSQL): what survives the proxy's
@@ -62,18 +62,26 @@ export class StoreConversationTree implements ConversationTree {
     return undefined;
   }
 
-  async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<string> {
-    const nodeId = await this.store(namespace, { shape, levels: template.levels, used: new Set() }, template.reply);
-    await this.conversations.addTemplate({ id: randomUUID(), namespace, shape, depth: template.levels.length, nodeId, exemplar: template.exemplar, confirmations: 0, createdAt: Date.now() });
-    return nodeId;
+  async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<'added' | 'known' | 'refuted'> {
+    const pathHash = templatePathHash(template.levels);
+    const row = { id: randomUUID(), namespace, shape, depth: template.levels.length, pathHash, exemplar: template.exemplar, reply: template.reply, confirmations: 0, createdAt: Date.now() };
+    if (await this.conversations.addTemplate(row)) return 'added';
+    const known = await this.conversations.templateAt(namespace, shape, pathHash);
+    if (!known || known.refuted || sameAnswer(known.reply as StoredReply, template.reply)) return 'known';
+    await this.conversations.judgeTemplate(known.id, false);
+    return 'refuted';
   }
 
   async templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<LearnedAt[]> {
-    return (await this.conversations.templatesAt(namespace, shape, depth, limit)).map((row) => ({ nodeId: row.nodeId, exemplar: row.exemplar as Exemplar, confirmations: row.confirmations }));
+    return (await this.conversations.templatesAt(namespace, shape, depth, limit)).map((row) => ({ id: row.id, pathHash: row.pathHash, exemplar: row.exemplar as Exemplar, reply: row.reply as StoredReply, confirmations: row.confirmations }));
   }
 
-  judge(namespace: string, nodeId: string, agreed: boolean): Promise<void> {
-    return this.conversations.judgeTemplates(namespace, nodeId, agreed);
+  servedByTemplate(templateId: string, reply: StoredReply): Promise<void> {
+    return this.conversations.noteTemplateHit(templateId, reply.usage.promptTokens + reply.usage.completionTokens, Date.now());
+  }
+
+  judge(templateId: string, agreed: boolean): Promise<void> {
+    return this.conversations.judgeTemplate(templateId, agreed);
   }
 }
 

@@ -75,9 +75,44 @@ describe('templates learned from two conversations', () => {
     expect(learned).toEqual({ ok: false, reason: expect.stringContaining('"4411" did not come from a user, system or developer message') });
   });
 
+  it('does not learn a value a tool result brought first, even when the user repeats it later: the turns between decided on it', async () => {
+    // A refund agent: the order's total comes from a tool; the model asks for a manager above 1000;
+    // the user then says the amount. Both teaching runs were above 1000.
+    const refund = async (total: string) => {
+      const tree = new MemoryConversationTree();
+      const messages: Record<string, unknown>[] = [
+        { role: 'system', content: 'You are a refund agent. Refunds above 1000 EUR need a manager.' },
+        { role: 'user', content: 'Refund my last order.' },
+      ];
+      const ask = async (reply: StoredReply) => {
+        const nodeId = await tree.store('ns', key({ model: 'm', messages: [...messages] }), reply);
+        messages.push(reply.toolCalls.length > 0 ? { role: 'assistant', tool_calls: reply.toolCalls.map((call, index) => ({ id: `c${messages.length}${index}`, type: 'function', function: call })) } : { role: 'assistant', content: reply.content });
+        return nodeId;
+      };
+      await ask({ model: 'm', finishReason: 'tool_calls', content: null, toolCalls: [{ name: 'get_last_order', arguments: '{}' }], usage });
+      messages.push({ role: 'tool', tool_call_id: `c20`, content: `order total ${total} EUR` });
+      await ask({ model: 'm', finishReason: 'stop', content: `Your last order was ${total} EUR. Refunds above 1000 EUR need a manager: shall I ask one to refund ${total} EUR?`, toolCalls: [], usage });
+      messages.push({ role: 'user', content: `Yes, refund ${total} EUR.` });
+      const end = await ask({ model: 'm', finishReason: 'tool_calls', content: null, toolCalls: [{ name: 'request_manager_refund', arguments: JSON.stringify({ amount: Number(total) }) }], usage });
+      return (await tree.pathTo(end))!;
+    };
+    const learned = induceTemplates(await refund('2500'), await refund('1200'));
+    expect(learned).toEqual({ ok: false, reason: expect.stringContaining('"2500" did not come from a user, system or developer message before anything else brought it') });
+  });
+
+  it('takes an address, a date or a decimal whole, so a third run whose value shares a part with the first is read', async () => {
+    const learned = induceTemplates(await stored({ ...ADA, city: 'ada@acme.io' }), await stored({ ...GRACE, city: 'grace@beta.org' }));
+    if (!learned.ok) throw new Error(learned.reason);
+    expect(learned.value[0]!.exemplar.values).toEqual({ value1: 'Ada', value2: 'ada@acme.io', value3: '250' });
+    const turn = turns({ ...LINUS, city: 'linus@acme.io' })[0]!;
+    const first = learned.value.find((template) => template.levels.length === 2)!;
+    const values = readValues(first.exemplar, key(turn.body).levels);
+    expect(values.ok && Object.fromEntries(values.value)).toEqual({ value1: 'Linus', value2: 'linus@acme.io', value3: '750' });
+  });
+
   it('does not learn a value the model never wrote: nothing shows how its answers depend on it', async () => {
     const learned = induceTemplates(await stored({ ...ADA, ref: 'K-1234' }), await stored({ ...GRACE, ref: 'K-5678' }));
-    expect(learned).toEqual({ ok: false, reason: expect.stringContaining('the model never wrote "1234"') });
+    expect(learned).toEqual({ ok: false, reason: expect.stringContaining('the model never wrote "K-1234"') });
   });
 
   it('does not learn from conversations whose replies differ in more than values', async () => {
@@ -100,6 +135,11 @@ describe('templates learned from two conversations', () => {
     expect(readValues(first.exemplar, key(reworded).levels)).toMatchObject({ ok: false, reason: expect.stringContaining('"patient", which is not one of the template\'s values') });
     const twice = { ...other, messages: [(other.messages as unknown[])[0], { role: 'user', content: 'Register the patient: first Linus, city Boston, quantity 750.' }] };
     expect(readValues(first.exemplar, key(twice).levels)).toMatchObject({ ok: true });
+    // A value of another form than the template learned on (letters and digits where names were, a
+    // hyphenated name where single words were): not read.
+    const coded = turns({ ...LINUS, first: 'R2D2' })[0]!.body;
+    expect(readValues(first.exemplar, key(coded).levels)).toMatchObject({ ok: false, reason: expect.stringContaining('"R2D2" is not of the form of the template\'s "Ada"') });
+    expect(readValues(first.exemplar, key(turns({ ...LINUS, first: 'Jo-Ann' })[0]!.body).levels)).toMatchObject({ ok: false });
     // Where the exemplar's value stood in two places, the request must have one value in both.
     const third = learned.value.find((template) => template.levels.length === 4)!;
     const split = turns(LINUS)[1]!.body;

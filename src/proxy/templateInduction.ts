@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { accept, refuse, type Outcome } from '../errors/refusal.js';
+import { stringsOf, type JsonValue } from '../params/jsonValues.js';
 import { templateLevel } from './chatKey.js';
 import type { StoredReply } from './chatReply.js';
 import { ambiguity, templatable, templateText, type DeclaredValues } from './declaredValues.js';
@@ -59,10 +61,15 @@ export function induceTemplates(first: StoredPath, second: StoredPath): Outcome<
   const { firstValues, secondValues } = named.value;
   const problem = valueProblem(firstValues) ?? valueProblem(secondValues);
   if (problem) return refuse(problem);
+  for (const [name, value] of firstValues) {
+    if (valueForm(value) !== valueForm(secondValues.get(name)!)) return refuse(`"${value}" and "${secondValues.get(name)}" are not of one form (letters, digits and joining characters in the same order)`);
+  }
   const whole = templatePair(first, second, firstValues, secondValues);
   if (!whole.ok) return whole;
   for (const name of firstValues.keys()) {
-    if (!whole.value.inputs.has(name)) return refuse(`"${firstValues.get(name)}" did not come from a user, system or developer message (a tool result's data is a branch, not a value)`);
+    // First from the task: a value a tool result brought before any message of the task named it
+    // is data the model may have decided on at every turn in between.
+    if (whole.value.firstFrom.get(name) !== 'input') return refuse(`"${firstValues.get(name)}" did not come from a user, system or developer message before anything else brought it (a tool result's data is a branch, not a value)`);
     if (!whole.value.outputs.has(name)) return refuse(`the model never wrote "${firstValues.get(name)}": nothing shows how its answers depend on it`);
   }
   const templates = [whole.value.template];
@@ -70,8 +77,9 @@ export function induceTemplates(first: StoredPath, second: StoredPath): Outcome<
     const [a, b] = [first.replies[depth - 1], second.replies[depth - 1]];
     if (!a || !b) continue;
     const earlier = templatePair({ levels: first.levels.slice(0, depth), reply: a }, { levels: second.levels.slice(0, depth), reply: b }, firstValues, secondValues);
-    // An earlier turn that is not the same with the values as variables: not kept, and the later ones stand on their own.
-    if (earlier.ok) templates.push(earlier.value.template);
+    // An earlier turn that is not the same with the values as variables is not kept, and the later
+    // ones stand on their own; nor is one that holds no value yet (the tree has it as it is).
+    if (earlier.ok && Object.keys(earlier.value.template.exemplar.values).length > 0) templates.push(earlier.value.template);
   }
   return accept(templates);
 }
@@ -81,9 +89,10 @@ export function induceTemplates(first: StoredPath, second: StoredPath): Outcome<
  * and the same reply; which variables stand in a message of the task (inputs) and in something
  * the model wrote (outputs). A reply is templated only with the values its request holds.
  */
-function templatePair(first: Pick<StoredPath, 'levels' | 'reply'>, second: Pick<StoredPath, 'levels' | 'reply'>, firstValues: DeclaredValues, secondValues: DeclaredValues): Outcome<{ template: LearnedTemplate; inputs: Set<string>; outputs: Set<string> }> {
+function templatePair(first: Pick<StoredPath, 'levels' | 'reply'>, second: Pick<StoredPath, 'levels' | 'reply'>, firstValues: DeclaredValues, secondValues: DeclaredValues): Outcome<{ template: LearnedTemplate; firstFrom: Map<string, 'input' | 'other'>; outputs: Set<string> }> {
   const levels: string[] = [];
-  const inputs = new Set<string>();
+  /** Where each variable first stands: a message of the task, or anything else (a tool result, the model). */
+  const firstFrom = new Map<string, 'input' | 'other'>();
   const outputs = new Set<string>();
   const used = new Set<string>();
   for (let index = 0; index < first.levels.length; index++) {
@@ -94,7 +103,7 @@ function templatePair(first: Pick<StoredPath, 'levels' | 'reply'>, second: Pick<
     const role = String((JSON.parse(first.levels[index]!) as { role?: unknown }).role);
     for (const name of here) {
       used.add(name);
-      if (INPUT_ROLES.has(role)) inputs.add(name);
+      if (!firstFrom.has(name)) firstFrom.set(name, INPUT_ROLES.has(role) ? 'input' : 'other');
       if (role === 'assistant') outputs.add(name);
     }
     levels.push(a.value);
@@ -102,9 +111,9 @@ function templatePair(first: Pick<StoredPath, 'levels' | 'reply'>, second: Pick<
   const only = (values: DeclaredValues) => new Map([...values].filter(([name]) => used.has(name)));
   const reply = templateReply(first.reply, only(firstValues), outputs);
   const other = templateReply(second.reply, only(secondValues), new Set());
-  if (!reply.ok || !other.ok || JSON.stringify(withoutCost(reply.value)) !== JSON.stringify(withoutCost(other.value))) return refuse('the replies are not the same with their values as variables');
+  if (!reply.ok || !other.ok || !sameAnswer(reply.value, other.value)) return refuse('the replies are not the same with their values as variables');
   const values = Object.fromEntries([...firstValues].filter(([name]) => used.has(name)));
-  return accept({ template: { levels, reply: reply.value, exemplar: { levels: [...first.levels], values } }, inputs, outputs });
+  return accept({ template: { levels, reply: reply.value, exemplar: { levels: [...first.levels], values } }, firstFrom, outputs });
 }
 
 /**
@@ -128,8 +137,18 @@ export function readValues(exemplar: Exemplar, levels: readonly string[]): Outco
       changed.add(name);
     }
   }
+  // Of the form the template was learned on: one learned on single words does not read a
+  // hyphenated name, nor one learned on whole numbers a decimal (the model may treat them apart).
+  for (const [name, value] of values) {
+    if (valueForm(value) !== valueForm(exemplar.values[name]!)) return refuse(`"${value}" is not of the form of the template's "${exemplar.values[name]}"`);
+  }
   const problem = valueProblem(values);
   return problem ? refuse(problem) : accept(values);
+}
+
+/** A value's form: each run of letters an A, each run of digits a 9, the rest as it is ("Mary-Jane" is A-A, "12.50" is 9.9). */
+export function valueForm(value: string): string {
+  return value.replace(/[\p{L}\p{M}_]+/gu, 'A').replace(/\p{N}+/gu, '9');
 }
 
 function replyDifferences(first: StoredReply, second: StoredReply): Outcome<ValuePair[]> {
@@ -193,13 +212,32 @@ function templateReply(reply: StoredReply, values: DeclaredValues, outputs: Set<
   return accept({ ...reply, content, toolCalls });
 }
 
-function withoutCost(reply: StoredReply): Omit<StoredReply, 'usage' | 'model'> {
-  const { usage: _usage, model: _model, ...rest } = reply;
-  return rest;
+/** Two replies that say the same (what they cost and which model version wrote them aside). */
+export function sameAnswer(first: StoredReply, second: StoredReply): boolean {
+  const { usage: _a, model: _b, ...one } = first;
+  const { usage: _c, model: _d, ...other } = second;
+  return JSON.stringify(one) === JSON.stringify(other);
 }
 
-/** A stored path that holds declared values already (a marker, escaped in the stored JSON). */
+/** What a template's templated messages are known by: a request read with its values must template to exactly these. */
+export function templatePathHash(levels: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(levels)).digest('hex');
+}
+
+/** A stored path that holds declared values (marker characters, in a message, its tool calls' arguments or its reply). */
 function holdsTemplate(path: StoredPath): boolean {
-  const marked = (text: string) => /\\u000[123]|[\u0001-\u0003]/i.test(text);
+  const marked = (text: string): boolean => {
+    if (/[\u0001-\u0003]/.test(text)) return true;
+    const parsed = parseJson(text);
+    return parsed !== undefined && typeof parsed === 'object' && parsed !== null && stringsOf(parsed as JsonValue).some(marked);
+  };
   return path.levels.some(marked) || marked(path.reply.content ?? '') || path.reply.toolCalls.some((call) => marked(call.arguments));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

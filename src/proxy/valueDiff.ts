@@ -8,10 +8,11 @@ import { accept, refuse, type Outcome } from '../errors/refusal.js';
  * refused.
  *
  * Texts are compared word by word (a word is a run of letters, digits and marks, as a value is a
- * whole token in declaredValues.ts). Words that differ side by side and are joined by the same
- * punctuation with no space (`ada@x.com` and `bob@y.org`, `12.50` and `7.25`) are one value; words
- * apart by a space are two (`Ada Lovelace` and `Grace Hopper` are Ada/Grace and Lovelace/Hopper, as
- * they also appear on their own). A tool call's arguments are JSON, compared leaf by leaf, so a
+ * whole token in declaredValues.ts). Words joined by one of a few characters with no space
+ * (`ada@acme.io`, `2026-11-27`, `12.50`) are one compound, and a compound that differs is one value
+ * whole (`ada@acme.io` and `bob@acme.io`, not `ada` and `bob`); words apart by a space are two
+ * (`Ada Lovelace` and `Grace Hopper` are Ada/Grace and Lovelace/Hopper, as they also appear on their
+ * own). A tool call's arguments are JSON, compared leaf by leaf, so a
  * value is found whatever escaping it needed, and a number leaf is one value.
  */
 export type ValuePair = readonly [first: string, second: string];
@@ -44,7 +45,7 @@ function compare(first: unknown, second: unknown, pairs: ValuePair[], insideCall
   }
   if (isObject(first) && isObject(second)) {
     const keys = Object.keys(first);
-    if (keys.length !== Object.keys(second).length || keys.some((key) => !(key in second))) return 'other fields';
+    if (keys.length !== Object.keys(second).length || keys.some((key) => !Object.hasOwn(second, key))) return 'other fields';
     for (const key of keys) {
       // A tool call's arguments are JSON text: compared as JSON, leaf by leaf.
       const problem = key === 'arguments' && insideCall && typeof first[key] === 'string' && typeof second[key] === 'string' ? compareJsonText(first[key], second[key], pairs) : compare(first[key], second[key], pairs, insideCall || key === 'function');
@@ -89,33 +90,30 @@ function compareLeaves(first: unknown, second: unknown, pairs: ValuePair[]): str
   return first === second ? undefined : 'another value outside a text';
 }
 
-/** Word by word: the same words and the same text between them, but for values. */
+/** Word by word: the same words and the same text between them, but for values; a value is a whole compound (see JOINERS). */
 function compareText(first: string, second: string, pairs: ValuePair[]): string | undefined {
   const a = split(first);
   const b = split(second);
   if (a.words.length !== b.words.length) return 'a text with another number of words';
   if (a.between.some((gap, index) => gap !== b.between[index])) return 'a text with other punctuation';
-  let run: [number, number] | undefined;
-  const close = () => {
-    if (!run) return;
-    pairs.push([join(a, run), join(b, run)]);
-    run = undefined;
-  };
+  let start = 0;
   for (let index = 0; index < a.words.length; index++) {
-    if (a.words[index] === b.words[index]) {
-      close();
-      continue;
-    }
-    // Joined to the word before by punctuation alone (no space): the same value goes on.
-    if (run && run[1] === index - 1 && !/\s/u.test(a.between[index]!) && a.between[index] !== '') run[1] = index;
-    else {
-      close();
-      run = [index, index];
-    }
+    // A compound goes on while the next word is joined to this one by one joining character.
+    if (index + 1 < a.words.length && JOINERS.has(a.between[index + 1]!)) continue;
+    const one = join(a, [start, index]);
+    const other = join(b, [start, index]);
+    if (one !== other) pairs.push([one, other]);
+    start = index + 1;
   }
-  close();
   return undefined;
 }
+
+/**
+ * The characters that join words into one value when they stand alone between them: an address
+ * (ada@acme.io), a date (2026-11-27), a decimal (120.50), a path or a code (K-1234). Not an
+ * apostrophe (Ada's is Ada), a colon (first:Ada is a field and its value) or anything with a space.
+ */
+const JOINERS = new Set(['-', '.', '@', '/', '+']);
 
 type Split = { words: string[]; between: string[] };
 

@@ -20,10 +20,14 @@ export type ProxyTemplateRow = {
   namespace: string;
   shape: string;
   depth: number;
-  nodeId: string;
+  pathHash: string;
   exemplar: unknown;
+  reply: unknown;
   confirmations: number;
   refuted: number;
+  hits: number;
+  tokensSaved: number;
+  lastHitAt: number | null;
   createdAt: number;
 };
 
@@ -58,12 +62,16 @@ export interface ConversationStore {
   repliesAt(namespace: string, shape: string, depth: number, limit: number): Promise<{ id: string }[]>;
   /** One node, or undefined when it is gone. */
   node(id: string): Promise<ProxyNodeLink | undefined>;
-  /** Keeps a learned template (a second one for the same templated node is not added). */
-  addTemplate(template: Omit<ProxyTemplateRow, 'refuted'>): Promise<void>;
+  /** Keeps a learned template; false (and nothing written) when one for the same templated messages is kept already. */
+  addTemplate(template: Omit<ProxyTemplateRow, 'refuted' | 'hits' | 'tokensSaved' | 'lastHitAt'>): Promise<boolean>;
+  /** A request served from this template, and the tokens it did not cost. */
+  noteTemplateHit(id: string, tokens: number, at: number): Promise<void>;
+  /** The template kept for these templated messages, refuted or not. */
+  templateAt(namespace: string, shape: string, pathHash: string): Promise<ProxyTemplateRow | undefined>;
   /** The templates of one shape and depth that were not refuted, the newest first. */
   templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<ProxyTemplateRow[]>;
-  /** The upstream's answer agreed with what the templates of this templated node would have served (one confirmation more), or did not (refuted). */
-  judgeTemplates(namespace: string, nodeId: string, agreed: boolean): Promise<void>;
+  /** The upstream's answer agreed with the template's reply (one confirmation more), or did not (refuted for good). */
+  judgeTemplate(id: string, agreed: boolean): Promise<void>;
   /** Every node and template that was not refuted, of a namespace (of every namespace when none is given): what an export writes. */
   everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }>;
   /** Removes a namespace's trees and templates (every namespace's when none is given); how many nodes went. */
@@ -74,13 +82,30 @@ export interface ConversationStore {
   namespaceTotals(): Promise<ProxyNamespaceTotals[]>;
 }
 
-/** The per-namespace counts of both tables as one row each, the busiest first; numbers as numbers (sums come back as text). */
-export function namespaceRows(
-  rows: readonly { namespace: string; nodes: number; replies: number; hits: unknown; tokensSaved: unknown; lastHitAt: number | null }[],
-  templates: readonly { namespace: string; templates: number }[],
-): ProxyNamespaceTotals[] {
-  const learned = new Map(templates.map((row) => [row.namespace, Number(row.templates)]));
-  return rows
-    .map((row) => ({ namespace: row.namespace, nodes: Number(row.nodes), replies: Number(row.replies), hits: Number(row.hits ?? 0), tokensSaved: Number(row.tokensSaved ?? 0), templates: learned.get(row.namespace) ?? 0, lastHitAt: row.lastHitAt === null ? null : Number(row.lastHitAt) }))
-    .sort((a, b) => b.hits - a.hits || b.replies - a.replies);
+/**
+ * The per-namespace counts of both tables as one row each, the busiest first: hits and tokens saved
+ * through the tree and through learned templates together. Numbers as numbers (sums come back as text).
+ */
+type CountRow = { namespace: string; hits: unknown; tokensSaved: unknown; lastHitAt: unknown };
+
+export function namespaceRows(rows: readonly (CountRow & { nodes: number; replies: number })[], templates: readonly (CountRow & { templates: number })[]): ProxyNamespaceTotals[] {
+  const byNamespace = new Map<string, ProxyNamespaceTotals>();
+  const at = (namespace: string) => byNamespace.get(namespace) ?? byNamespace.set(namespace, { namespace, nodes: 0, replies: 0, hits: 0, tokensSaved: 0, templates: 0, lastHitAt: null }).get(namespace)!;
+  const add = (row: ProxyNamespaceTotals, counted: CountRow) => {
+    row.hits += Number(counted.hits ?? 0);
+    row.tokensSaved += Number(counted.tokensSaved ?? 0);
+    if (counted.lastHitAt !== null && counted.lastHitAt !== undefined) row.lastHitAt = Math.max(row.lastHitAt ?? 0, Number(counted.lastHitAt));
+  };
+  for (const counted of rows) {
+    const row = at(counted.namespace);
+    row.nodes += Number(counted.nodes);
+    row.replies += Number(counted.replies);
+    add(row, counted);
+  }
+  for (const counted of templates) {
+    const row = at(counted.namespace);
+    row.templates += Number(counted.templates);
+    add(row, counted);
+  }
+  return [...byNamespace.values()].sort((a, b) => b.hits - a.hits || b.replies - a.replies);
 }

@@ -274,9 +274,9 @@ export const proxyNodes = sqliteTable(
 
 /**
  * Templates the proxy learned from two stored conversations that differ only in values (see
- * src/proxy/templateInduction.ts): `nodeId` is the templated path's last node in proxy_nodes, and
- * `exemplar` one of the two conversations as it was stored (its levels) with the value of each
- * variable in it, which a new request is compared with to read its own values.
+ * src/proxy/templateInduction.ts): `exemplar` is one of the two as it was stored (its levels) with
+ * the value of each variable in it, which a new request is compared with to read its own values.
+ * Apart from the tree: a client that declares values never reaches one.
  */
 export const proxyTemplates = sqliteTable(
   'proxy_templates',
@@ -284,14 +284,22 @@ export const proxyTemplates = sqliteTable(
     id: text('id').primaryKey(),
     namespace: text('namespace').notNull(),
     shape: text('shape').notNull(),
+    /** How many messages a request it reads has. */
     depth: integer('depth').notNull(),
-    nodeId: text('node_id').notNull(),
+    /** sha256 of the templated messages: a request read with its values must template to exactly these. */
+    pathHash: text('path_hash').notNull(),
     exemplar: json<unknown>('exemplar').notNull(),
+    /** The reply it serves, templated; its own, never the tree's (a tree node can be stored again). */
+    reply: json<unknown>('reply').notNull(),
     /** Requests its reading was checked on against the upstream's own answer (forwarded while it was not yet trusted). */
     confirmations: integer('confirmations').notNull().default(0),
-    /** An upstream answer that differed from what it would have served: never used again. */
+    /** An upstream answer, or another pair of conversations, that differed from its reply: never used again. */
     refuted: integer('refuted').notNull().default(0),
+    /** Requests served from it, and the tokens they did not cost. */
+    hits: integer('hits').notNull().default(0),
+    tokensSaved: integer('tokens_saved').notNull().default(0),
+    lastHitAt: integer('last_hit_at'),
     createdAt: integer('created_at').notNull(),
   },
-  (table) => [uniqueIndex('proxy_templates_node').on(table.namespace, table.nodeId), index('proxy_templates_lookup').on(table.namespace, table.shape, table.depth)],
+  (table) => [uniqueIndex('proxy_templates_path').on(table.namespace, table.shape, table.pathHash), index('proxy_templates_lookup').on(table.namespace, table.shape, table.depth)],
 );

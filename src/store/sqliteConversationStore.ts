@@ -67,8 +67,28 @@ export class SqliteConversationStore implements ConversationStore {
     return this.guard('read a conversation', () => this.db.select(LINK).from(proxyNodes).where(eq(proxyNodes.id, id)).get());
   }
 
-  async addTemplate(template: Omit<ProxyTemplateRow, 'refuted'>): Promise<void> {
-    this.guard('keep a template', () => this.db.insert(proxyTemplates).values(template).onConflictDoNothing().run());
+  async addTemplate(template: Omit<ProxyTemplateRow, 'refuted' | 'hits' | 'tokensSaved' | 'lastHitAt'>): Promise<boolean> {
+    return this.guard('keep a template', () => this.db.insert(proxyTemplates).values(template).onConflictDoNothing().run().changes === 1);
+  }
+
+  async noteTemplateHit(id: string, tokens: number, at: number): Promise<void> {
+    this.guard('count a hit', () =>
+      this.db
+        .update(proxyTemplates)
+        .set({ hits: sql`${proxyTemplates.hits} + 1`, tokensSaved: sql`${proxyTemplates.tokensSaved} + ${tokens}`, lastHitAt: at })
+        .where(eq(proxyTemplates.id, id))
+        .run(),
+    );
+  }
+
+  async templateAt(namespace: string, shape: string, pathHash: string): Promise<ProxyTemplateRow | undefined> {
+    return this.guard('read a template', () =>
+      this.db
+        .select()
+        .from(proxyTemplates)
+        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.shape, shape), eq(proxyTemplates.pathHash, pathHash)))
+        .get(),
+    );
   }
 
   async templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<ProxyTemplateRow[]> {
@@ -83,12 +103,12 @@ export class SqliteConversationStore implements ConversationStore {
     );
   }
 
-  async judgeTemplates(namespace: string, nodeId: string, agreed: boolean): Promise<void> {
+  async judgeTemplate(id: string, agreed: boolean): Promise<void> {
     this.guard('judge a template', () =>
       this.db
         .update(proxyTemplates)
         .set(agreed ? { confirmations: sql`${proxyTemplates.confirmations} + 1` } : { refuted: 1 })
-        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.nodeId, nodeId)))
+        .where(eq(proxyTemplates.id, id))
         .run(),
     );
   }
@@ -122,7 +142,12 @@ export class SqliteConversationStore implements ConversationStore {
         .from(proxyNodes)
         .groupBy(proxyNodes.namespace)
         .all();
-      const templates = this.db.select({ namespace: proxyTemplates.namespace, templates: count() }).from(proxyTemplates).groupBy(proxyTemplates.namespace).all();
+      const templates = this.db
+        .select({ namespace: proxyTemplates.namespace, templates: count(), hits: sum(proxyTemplates.hits), tokensSaved: sum(proxyTemplates.tokensSaved), lastHitAt: max(proxyTemplates.lastHitAt) })
+        .from(proxyTemplates)
+        .where(eq(proxyTemplates.refuted, 0))
+        .groupBy(proxyTemplates.namespace)
+        .all();
       return namespaceRows(rows, templates);
     });
   }

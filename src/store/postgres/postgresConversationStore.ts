@@ -62,10 +62,21 @@ export class PostgresConversationStore implements ConversationStore {
     return this.guard('read a conversation', async () => (await this.db.select(LINK).from(proxyNodes).where(eq(proxyNodes.id, id)))[0]);
   }
 
-  addTemplate(template: Omit<ProxyTemplateRow, 'refuted'>): Promise<void> {
-    return this.guard('keep a template', async () => {
-      await this.db.insert(proxyTemplates).values(template).onConflictDoNothing();
+  addTemplate(template: Omit<ProxyTemplateRow, 'refuted' | 'hits' | 'tokensSaved' | 'lastHitAt'>): Promise<boolean> {
+    return this.guard('keep a template', async () => ((await this.db.insert(proxyTemplates).values(template).onConflictDoNothing()).rowCount ?? 0) === 1);
+  }
+
+  noteTemplateHit(id: string, tokens: number, at: number): Promise<void> {
+    return this.guard('count a hit', async () => {
+      await this.db
+        .update(proxyTemplates)
+        .set({ hits: sql`${proxyTemplates.hits} + 1`, tokensSaved: sql`${proxyTemplates.tokensSaved} + ${tokens}`, lastHitAt: at })
+        .where(eq(proxyTemplates.id, id));
     });
+  }
+
+  templateAt(namespace: string, shape: string, pathHash: string): Promise<ProxyTemplateRow | undefined> {
+    return this.guard('read a template', async () => (await this.db.select().from(proxyTemplates).where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.shape, shape), eq(proxyTemplates.pathHash, pathHash))))[0]);
   }
 
   templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<ProxyTemplateRow[]> {
@@ -79,12 +90,12 @@ export class PostgresConversationStore implements ConversationStore {
     );
   }
 
-  judgeTemplates(namespace: string, nodeId: string, agreed: boolean): Promise<void> {
+  judgeTemplate(id: string, agreed: boolean): Promise<void> {
     return this.guard('judge a template', async () => {
       await this.db
         .update(proxyTemplates)
         .set(agreed ? { confirmations: sql`${proxyTemplates.confirmations} + 1` } : { refuted: 1 })
-        .where(and(eq(proxyTemplates.namespace, namespace), eq(proxyTemplates.nodeId, nodeId)));
+        .where(eq(proxyTemplates.id, id));
     });
   }
 
@@ -116,7 +127,11 @@ export class PostgresConversationStore implements ConversationStore {
         .select({ namespace: proxyNodes.namespace, nodes: count(), replies: count(proxyNodes.reply), hits: sum(proxyNodes.hits), tokensSaved: sum(proxyNodes.tokensSaved), lastHitAt: max(proxyNodes.lastHitAt) })
         .from(proxyNodes)
         .groupBy(proxyNodes.namespace);
-      const templates = await this.db.select({ namespace: proxyTemplates.namespace, templates: count() }).from(proxyTemplates).groupBy(proxyTemplates.namespace);
+      const templates = await this.db
+        .select({ namespace: proxyTemplates.namespace, templates: count(), hits: sum(proxyTemplates.hits), tokensSaved: sum(proxyTemplates.tokensSaved), lastHitAt: max(proxyTemplates.lastHitAt) })
+        .from(proxyTemplates)
+        .where(eq(proxyTemplates.refuted, 0))
+        .groupBy(proxyTemplates.namespace);
       return namespaceRows(rows, templates);
     });
   }
