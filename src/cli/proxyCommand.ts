@@ -85,7 +85,7 @@ export async function proxyExport(options: ProxyExportOptions): Promise<number> 
   try {
     const file = await exportConversations(store.conversations, chosen.namespace);
     await writeFile(options.out, `${JSON.stringify(file, null, 1)}\n`, { mode: 0o600 });
-    const counts = { conversations: file.conversations.length, templates: file.templates.length };
+    const counts = { conversations: file.conversations.length, templates: file.templates.filter((template) => !template.refuted).length };
     process.stdout.write(options.json ? `${JSON.stringify({ file: options.out, ...counts })}\n` : `Exported ${counts.conversations} conversations and ${counts.templates} learned templates of ${chosen.said} to ${options.out}.\n`);
     return 0;
   } finally {

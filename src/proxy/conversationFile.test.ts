@@ -32,7 +32,7 @@ describe.each(DIALECTS)('a conversation file on %s', (dialect) => {
 
     const file = conversationFileSchema.parse(JSON.parse(JSON.stringify(await exportConversations(fresh.store.conversations, NS))));
     expect(file.conversations).toEqual([{ namespace: NS, shape: raw.shape, levels: raw.levels, reply: reply('Saved Ada in Waco.') }]);
-    expect(file.templates).toEqual([{ namespace: NS, shape: raw.shape, exemplar: template.exemplar, reply: template.reply }]);
+    expect(file.templates).toEqual([{ namespace: NS, shape: raw.shape, exemplar: template.exemplar, reply: template.reply, refuted: false }]);
     expect(referenceProblems(file)).toEqual([]);
 
     expect(await importConversations(fresh.store.conversations, file, OTHER)).toEqual({ conversations: 1, templates: 1 });
@@ -41,11 +41,21 @@ describe.each(DIALECTS)('a conversation file on %s', (dialect) => {
     expect(await tree.templatesAt(OTHER, raw.shape, 1, 5)).toEqual([expect.objectContaining({ confirmations: 0, reply: template.reply })]);
     // Imported twice: the conversation is shared, the template not doubled.
     expect(await importConversations(fresh.store.conversations, file, OTHER)).toEqual({ conversations: 1, templates: 0 });
+
+    // A refuted template travels as refuted: the store it goes to never learns it again.
+    const THIRD = 'c'.repeat(64);
+    await tree.judge((await tree.templatesAt(NS, raw.shape, 1, 5))[0]!.id, false);
+    const refuted = conversationFileSchema.parse(JSON.parse(JSON.stringify(await exportConversations(fresh.store.conversations, NS))));
+    expect(refuted.templates).toEqual([expect.objectContaining({ refuted: true })]);
+    expect(await importConversations(fresh.store.conversations, refuted, THIRD)).toEqual({ conversations: 1, templates: 0 });
+    expect(await tree.templatesAt(THIRD, raw.shape, 1, 5)).toEqual([]);
+    expect(await tree.learn(THIRD, raw.shape, template)).toBe('known');
+    expect(await tree.templatesAt(THIRD, raw.shape, 1, 5)).toEqual([]);
   });
 
   it('refuses a template whose values the proxy would never learn or that do not stand in its exemplar', () => {
     const raw = key('Register Ada from Waco.');
-    const file = (values: Record<string, string>) => ({ format: 'rote-proxy-conversations' as const, version: 1 as const, conversations: [], templates: [{ namespace: NS, shape: raw.shape, exemplar: { levels: raw.levels, values }, reply: reply('Saved.') }] });
+    const file = (values: Record<string, string>) => ({ format: 'rote-proxy-conversations' as const, version: 1 as const, conversations: [], templates: [{ namespace: NS, shape: raw.shape, exemplar: { levels: raw.levels, values }, reply: reply('Saved.'), refuted: false }] });
     expect(referenceProblems(file({ value1: 'Ada', value2: 'Waco' }))).toEqual([]);
     expect(referenceProblems(file({ value1: 'Ad' }))).toEqual(['templates[0].exemplar.values: a value too common to stand for one (true, false or under three characters)']);
     expect(referenceProblems(file({ value1: 'Ada', value2: 'Ada' }))).toEqual([expect.stringContaining('have the same value')]);

@@ -10,7 +10,7 @@ import { templatePathHash, type Exemplar } from './templateInduction.js';
 /**
  * A conversation tree as a file (`rote proxy export`, `rote proxy import`): every stored
  * conversation that ends in a reply, as the path of its levels from the root, and the templates
- * learned over them (not the refuted ones). What the store holds and nothing more: no API key (a
+ * learned over them (refuted ones as such). What the store holds and nothing more: no API key (a
  * namespace is a hash of one), no declared value (they are templated out before anything is
  * stored; a conversation that declared none, and a template's exemplar, hold theirs as sent), and
  * no counts.
@@ -47,6 +47,8 @@ export const conversationFileSchema = z.strictObject({
       exemplar: z.strictObject({ levels: z.array(level).min(1), values: z.record(z.string().regex(/^value\d+$/), z.string().min(1)) }),
       /** The reply it serves, templated. */
       reply,
+      /** An upstream answer or another pair of conversations disagreed with it: imported refuted, so it is never learned again there. */
+      refuted: z.boolean(),
     }),
   ),
 });
@@ -66,7 +68,7 @@ export async function exportConversations(conversations: ConversationStore, name
     place.set(node.id, out.length);
     out.push({ namespace: node.namespace, shape: node.shape, levels, reply: node.reply as ConversationFile['conversations'][number]['reply'] });
   }
-  const learned = templates.map((template) => ({ namespace: template.namespace, shape: template.shape, exemplar: template.exemplar as Exemplar, reply: template.reply as StoredReply }));
+  const learned = templates.map((template) => ({ namespace: template.namespace, shape: template.shape, exemplar: template.exemplar as Exemplar, reply: template.reply as StoredReply, refuted: template.refuted !== 0 }));
   return { format: CONVERSATIONS_FORMAT, version: 1, conversations: out, templates: learned };
 }
 
@@ -81,10 +83,13 @@ export async function importConversations(conversations: ConversationStore, file
   }
   let templates = 0;
   for (const template of file.templates) {
-    const levels = templatedLevels(template.exemplar)!;
+    const levels = templatedLevels(template.exemplar);
+    if (!levels) continue;
     // Checked again in the store it serves from: a file says what was learned, not that it is right here.
     const row = { id: randomUUID(), namespace: namespace ?? template.namespace, shape: template.shape, depth: levels.length, pathHash: templatePathHash(levels), exemplar: template.exemplar, reply: template.reply, confirmations: 0, createdAt: Date.now() };
-    if (await conversations.addTemplate(row)) templates++;
+    if (!(await conversations.addTemplate(row))) continue;
+    if (template.refuted) await conversations.judgeTemplate(row.id, false);
+    else templates++;
   }
   return { conversations: file.conversations.length, templates };
 }

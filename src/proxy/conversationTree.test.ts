@@ -101,6 +101,14 @@ describe.each(DIALECTS)('the conversation tree in the store on %s', (dialect) =>
       { namespace: 'ns', nodes: 3, replies: 1, hits: 2, tokensSaved: 240, templates: 0, lastHitAt: expect.any(Number) },
       { namespace: 'other', nodes: 3, replies: 1, hits: 0, tokensSaved: 0, templates: 0, lastHitAt: null },
     ]);
+    // A template's hits count with the tree's, and still count once it is refuted.
+    const templated = key(['Register Ada.', 'Which city?', 'Waco'], {}, new Map([['value1', 'Ada']]));
+    await tree.learn('ns', path.shape, { levels: templated.levels, reply: reply('Saved \u0001value1\u0002.'), exemplar: { levels: path.levels, values: { value1: 'Ada' } } });
+    const [learned] = await tree.templatesAt('ns', path.shape, 3, 5);
+    await tree.servedByTemplate(learned!.id, reply('Saved.'));
+    expect(await fresh.store.conversations.totals()).toMatchObject({ hits: 3, tokensSaved: 360, templates: 1 });
+    await tree.judge(learned!.id, false);
+    expect(await fresh.store.conversations.totals()).toMatchObject({ hits: 3, tokensSaved: 360, templates: 0 });
     expect(await fresh.store.conversations.clear('ns')).toBe(3);
     expect(await tree.lookup('ns', path)).toMatchObject({ kind: 'miss', depth: 0 });
     expect(await tree.lookup('other', path)).toMatchObject({ kind: 'hit' });

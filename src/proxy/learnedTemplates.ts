@@ -48,8 +48,10 @@ export async function lookupLearned(tree: ConversationTree, namespace: string, b
       fits.push({ templateId: template.id, reply: template.reply, values: values.value, confirmed: template.confirmations > 0 });
     }
     if (fits.length === 0) return { kind: 'none' };
-    const readings = new Set(fits.map((fit) => `${JSON.stringify(fit.reply)}\n${JSON.stringify([...fit.values])}`));
-    if (readings.size > 1) return { kind: 'none', reason: `${readings.size} learned templates read this request in different ways: forwarded rather than guessed` };
+    // Templates that overlap (one learned with a value fixed that another has as a variable) read a
+    // request alike when they would answer it alike: what counts is the answer each would serve.
+    const answers = new Set(fits.map((fit) => answerText(fit.reply, fit.values)));
+    if (answers.size > 1) return { kind: 'none', reason: `${answers.size} learned templates would answer this request differently: forwarded rather than guessed` };
     const fit = fits.find((candidate) => candidate.confirmed) ?? fits[0]!;
     return { kind: fit.confirmed ? 'hit' : 'check', templateId: fit.templateId, reply: fit.reply, values: fit.values };
   } catch (error) {
@@ -68,6 +70,22 @@ export function agrees(template: StoredReply, values: DeclaredValues, answer: St
   if (!rendered.ok || template.finishReason !== answer.finishReason || rendered.value.content !== answer.content) return false;
   if (rendered.value.toolCalls.length !== answer.toolCalls.length) return false;
   return rendered.value.toolCalls.every((call, index) => call.name === answer.toolCalls[index]!.name && sameJson(call.arguments, answer.toolCalls[index]!.arguments));
+}
+
+/** The answer a template would serve with these values, as one text: its text, tools, arguments (as JSON values) and finish. */
+function answerText(reply: StoredReply, values: DeclaredValues): string {
+  const rendered = renderReply(reply, values);
+  if (!rendered.ok) return `unwritable ${rendered.reason}`;
+  const calls = rendered.value.toolCalls.map((call) => [call.name, jsonText(call.arguments)]);
+  return JSON.stringify([reply.finishReason, rendered.value.content, calls]);
+}
+
+function jsonText(text: string): string {
+  try {
+    return canonicalJson(JSON.parse(text) as JsonValue);
+  } catch {
+    return text;
+  }
 }
 
 function sameJson(first: string, second: string): boolean {
@@ -95,6 +113,7 @@ export async function learnFrom(tree: ConversationTree, namespace: string, key: 
       const outcomes = { added: 0, known: 0, refuted: 0 };
       for (const template of templates.value) outcomes[await tree.learn(namespace, key.shape, template)]++;
       const values = Object.keys(templates.value[0]!.exemplar.values).length;
+      if (outcomes.added === 0 && outcomes.refuted === 0) return;
       return log(`learned: ${outcomes.added} template${outcomes.added === 1 ? '' : 's'} (requests of up to ${key.levels.length} messages) with ${values} values${outcomes.refuted > 0 ? `; ${outcomes.refuted} kept before answer otherwise and are refuted` : ''}`);
     }
   } catch (error) {

@@ -38,28 +38,41 @@ export class StoreConversationTree implements ConversationTree {
 
   async pathsAt(namespace: string, shape: string, depth: number, limit: number): Promise<StoredPath[]> {
     const ends = await this.conversations.repliesAt(namespace, shape, depth, limit);
-    const paths: StoredPath[] = [];
-    for (const end of ends) {
-      const path = await this.pathTo(end.id);
-      if (path && path.levels.length === depth) paths.push(path);
-    }
-    return paths;
+    return (await this.pathsTo(ends.map((end) => end.id))).filter((path) => path.levels.length === depth);
   }
 
-  /** Walked from the node to the root; undefined when a node on the way is gone (cleared meanwhile) or the end has no reply. */
   async pathTo(nodeId: string): Promise<StoredPath | undefined> {
-    const levels: string[] = [];
-    const replies: (StoredReply | null)[] = [];
-    let node: ProxyNodeLink | undefined = await this.conversations.node(nodeId);
-    const end = node?.reply as StoredReply | null | undefined;
-    if (!end) return undefined;
-    while (node) {
-      levels.unshift(node.level);
-      replies.unshift((node.reply as StoredReply | null | undefined) ?? null);
-      if (node.parentId === CONVERSATION_ROOT) return { nodeId, levels, reply: end, replies };
-      node = await this.conversations.node(node.parentId);
+    return (await this.pathsTo([nodeId]))[0];
+  }
+
+  /**
+   * The conversations that end at these nodes, walked to the root together: one query per level,
+   * whatever their number. One whose end has no reply, or with a node gone on the way (cleared
+   * meanwhile), is left out.
+   */
+  private async pathsTo(ends: readonly string[]): Promise<StoredPath[]> {
+    const walks = (await this.conversations.nodes(ends)).filter((node) => node.reply).map((node) => ({ end: node, on: [node] as ProxyNodeLink[] }));
+    let open = walks.filter((walk) => walk.end.parentId !== CONVERSATION_ROOT);
+    while (open.length > 0) {
+      const parents = new Map((await this.conversations.nodes(open.map((walk) => walk.on[0]!.parentId))).map((node) => [node.id, node]));
+      const next: typeof open = [];
+      for (const walk of open) {
+        const parent = parents.get(walk.on[0]!.parentId);
+        if (!parent) {
+          walk.on = [];
+          continue;
+        }
+        walk.on.unshift(parent);
+        if (parent.parentId !== CONVERSATION_ROOT) next.push(walk);
+      }
+      open = next;
     }
-    return undefined;
+    // In the order asked (repliesAt gives the newest first), whatever order the store read them in.
+    const order = new Map(ends.map((id, index) => [id, index]));
+    return walks
+      .filter((walk) => walk.on.length > 0)
+      .sort((a, b) => order.get(a.end.id)! - order.get(b.end.id)!)
+      .map((walk) => ({ nodeId: walk.end.id, levels: walk.on.map((node) => node.level), reply: walk.end.reply as StoredReply, replies: walk.on.map((node) => (node.reply as StoredReply | null | undefined) ?? null) }));
   }
 
   async learn(namespace: string, shape: string, template: LearnedTemplate): Promise<'added' | 'known' | 'refuted'> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chatKey } from './chatKey.js';
-import type { StoredReply } from './chatReply.js';
 import { MemoryConversationTree } from './conversationTree.js';
-import { agrees } from './learnedTemplates.js';
-import { induceTemplates, readValues, type StoredPath } from './templateInduction.js';
+import { renderReply, type StoredReply } from './chatReply.js';
+import { agrees, learnFrom, lookupLearned } from './learnedTemplates.js';
+import { induceTemplates, readValues, valueForm, type StoredPath } from './templateInduction.js';
 
 /**
  * Templates learned from two stored conversations with no declared values: what makes two
@@ -140,12 +140,25 @@ describe('templates learned from two conversations', () => {
     const coded = turns({ ...LINUS, first: 'R2D2' })[0]!.body;
     expect(readValues(first.exemplar, key(coded).levels)).toMatchObject({ ok: false, reason: expect.stringContaining('"R2D2" is not of the form of the template\'s "Ada"') });
     expect(readValues(first.exemplar, key(turns({ ...LINUS, first: 'Jo-Ann' })[0]!.body).levels)).toMatchObject({ ok: false });
+    // A name in lower case where names were capitalized: the model may write it otherwise.
+    expect(readValues(first.exemplar, key(turns({ ...LINUS, first: 'alan' })[0]!.body).levels)).toMatchObject({ ok: false, reason: expect.stringContaining('"alan" is not of the form') });
     // Where the exemplar's value stood in two places, the request must have one value in both.
     const third = learned.value.find((template) => template.levels.length === 4)!;
     const split = turns(LINUS)[1]!.body;
     const messages = structuredClone(split.messages) as { role: string; tool_calls?: { function: { arguments: string } }[] }[];
     messages[2]!.tool_calls![0]!.function.arguments = JSON.stringify({ field: 'first', value: 'Lina' });
     expect(readValues(third.exemplar, key({ ...split, messages }).levels)).toMatchObject({ ok: false, reason: expect.stringContaining('stands for two different values') });
+  });
+});
+
+describe('the form of a value', () => {
+  it('tells case, caseless scripts and the places of a compound\'s digits apart', () => {
+    expect([valueForm('Ada'), valueForm('alan'), valueForm('JFK'), valueForm('McDonald'), valueForm('北京市')]).toEqual(['Aa', 'a', 'A', 'Ax', 'L']);
+    expect(valueForm('2026-11-27')).toBe('9999-99-99');
+    expect(valueForm('05-12-2026')).toBe('99-99-9999');
+    expect(valueForm('250')).toBe(valueForm('1200'));
+    expect(valueForm('ada@acme.io')).toBe('a@a.a');
+    expect(valueForm('first_name')).toBe('a_a');
   });
 });
 
@@ -163,5 +176,28 @@ describe('a learned template checked against the upstream', () => {
     const whole = learned.value.find((template) => template.levels.length === 8)!;
     expect(agrees(whole.reply, values, { model: 'm', finishReason: 'stop', content: 'Saved Linus in Boston.', toolCalls: [], usage })).toBe(true);
     expect(agrees(whole.reply, values, { model: 'm', finishReason: 'stop', content: 'Saved Linus in Boston!', toolCalls: [], usage })).toBe(false);
+  });
+});
+
+describe('templates that overlap', () => {
+  it('serve a request both read when both would answer it alike', async () => {
+    const tree = new MemoryConversationTree();
+    const book = (name: string, city: string) => ({ body: { model: 'm', messages: [{ role: 'user', content: `Book ${name} to ${city}.` }] }, reply: { model: 'm', finishReason: 'stop' as const, content: `Booked ${name} to ${city}.`, toolCalls: [], usage } });
+    const store = async (name: string, city: string) => {
+      const { body, reply } = book(name, city);
+      const stored = key(body);
+      await learnFrom(tree, 'ns', stored, await tree.store('ns', stored, reply), () => undefined);
+    };
+    // Two bookings to Waco teach a template with the city fixed; one to Boston, one with both as variables.
+    await store('Ada', 'Waco');
+    await store('Grace', 'Waco');
+    await store('Alan', 'Boston');
+    const templates = await tree.templatesAt('ns', key(book('Ada', 'Waco').body).shape, 1, 5);
+    expect(templates.map((template) => Object.keys(template.exemplar.values).length).sort()).toEqual([1, 2]);
+    for (const template of templates) await tree.judge(template.id, true);
+    const request = book('Edsger', 'Waco').body;
+    const reading = await lookupLearned(tree, 'ns', request, key(request));
+    expect(reading).toMatchObject({ kind: 'hit' });
+    if (reading.kind === 'hit') expect(renderReply(reading.reply, reading.values)).toMatchObject({ ok: true, value: { content: 'Booked Edsger to Waco.' } });
   });
 });

@@ -146,9 +146,23 @@ export function readValues(exemplar: Exemplar, levels: readonly string[]): Outco
   return problem ? refuse(problem) : accept(values);
 }
 
-/** A value's form: each run of letters an A, each run of digits a 9, the rest as it is ("Mary-Jane" is A-A, "12.50" is 9.9). */
+/**
+ * A value's form: each run of letters by its case (A upper, a lower, Aa capitalized, Ax mixed, L a
+ * script with no case), each run of digits a 9 (inside a compound, one 9 per digit: 2026-11-27 is
+ * 9999-99-99 and 05-12-2026 is not), the rest as it is. "alan" is not "Ada", "JFK" not "Boston".
+ */
 export function valueForm(value: string): string {
-  return value.replace(/[\p{L}\p{M}_]+/gu, 'A').replace(/\p{N}+/gu, '9');
+  const compound = /[-.@/+]/.test(value);
+  return value
+    .replace(/[\p{L}\p{M}]+/gu, (run) => {
+      const upper = /\p{Lu}/u.test(run);
+      const lower = /\p{Ll}/u.test(run);
+      if (!upper && !lower) return 'L';
+      if (!lower) return 'A';
+      if (!upper) return 'a';
+      return /^\p{Lu}[\p{Ll}\p{M}]*$/u.test(run) ? 'Aa' : 'Ax';
+    })
+    .replace(/\p{N}+/gu, (run) => (compound ? '9'.repeat([...run].length) : '9'));
 }
 
 function replyDifferences(first: StoredReply, second: StoredReply): Outcome<ValuePair[]> {

@@ -60,8 +60,8 @@ export interface ConversationStore {
   noteHit(nodeId: string, tokens: number, at: number): Promise<void>;
   /** The nodes with a reply at this depth of one shape's tree, the newest first: what a new conversation is compared with. */
   repliesAt(namespace: string, shape: string, depth: number, limit: number): Promise<{ id: string }[]>;
-  /** One node, or undefined when it is gone. */
-  node(id: string): Promise<ProxyNodeLink | undefined>;
+  /** The nodes of these ids that are there (gone ones are not). */
+  nodes(ids: readonly string[]): Promise<ProxyNodeLink[]>;
   /** Keeps a learned template; false (and nothing written) when one for the same templated messages is kept already. */
   addTemplate(template: Omit<ProxyTemplateRow, 'refuted' | 'hits' | 'tokensSaved' | 'lastHitAt'>): Promise<boolean>;
   /** A request served from this template, and the tokens it did not cost. */
@@ -72,7 +72,7 @@ export interface ConversationStore {
   templatesAt(namespace: string, shape: string, depth: number, limit: number): Promise<ProxyTemplateRow[]>;
   /** The upstream's answer agreed with the template's reply (one confirmation more), or did not (refuted for good). */
   judgeTemplate(id: string, agreed: boolean): Promise<void>;
-  /** Every node and template that was not refuted, of a namespace (of every namespace when none is given): what an export writes. */
+  /** Every node and template (refuted ones too), of a namespace (of every namespace when none is given): what an export writes. */
   everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }>;
   /** Removes a namespace's trees and templates (every namespace's when none is given); how many nodes went. */
   clear(namespace?: string): Promise<number>;

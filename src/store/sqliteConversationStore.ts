@@ -4,6 +4,9 @@ import { guardStore } from './guard.js';
 import type { RoteDatabase } from './open.js';
 import { proxyNodes, proxyTemplates } from './schema.js';
 
+/** Templates not refuted; a refuted one's past hits still count as served. */
+const LIVE_TEMPLATES = sql<number>`sum(case when ${proxyTemplates.refuted} = 0 then 1 else 0 end)`;
+
 const LINK = { id: proxyNodes.id, namespace: proxyNodes.namespace, shape: proxyNodes.shape, parentId: proxyNodes.parentId, level: proxyNodes.level, reply: proxyNodes.reply, hits: proxyNodes.hits, tokensSaved: proxyNodes.tokensSaved };
 
 /** The proxy's conversation trees in the SQLite store (the contract is in conversationStore.ts). */
@@ -63,8 +66,9 @@ export class SqliteConversationStore implements ConversationStore {
     );
   }
 
-  async node(id: string): Promise<ProxyNodeLink | undefined> {
-    return this.guard('read a conversation', () => this.db.select(LINK).from(proxyNodes).where(eq(proxyNodes.id, id)).get());
+  async nodes(ids: readonly string[]): Promise<ProxyNodeLink[]> {
+    if (ids.length === 0) return [];
+    return this.guard('read a conversation', () => this.db.select(LINK).from(proxyNodes).where(inArray(proxyNodes.id, [...new Set(ids)])).all());
   }
 
   async addTemplate(template: Omit<ProxyTemplateRow, 'refuted' | 'hits' | 'tokensSaved' | 'lastHitAt'>): Promise<boolean> {
@@ -116,7 +120,7 @@ export class SqliteConversationStore implements ConversationStore {
   async everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }> {
     return this.guard('read conversations', () => ({
       nodes: this.db.select(LINK).from(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace)).orderBy(proxyNodes.createdAt).all(),
-      templates: this.db.select().from(proxyTemplates).where(and(eq(proxyTemplates.refuted, 0), namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace))).orderBy(proxyTemplates.createdAt).all(),
+      templates: this.db.select().from(proxyTemplates).where(namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace)).orderBy(proxyTemplates.createdAt).all(),
     }));
   }
 
@@ -143,9 +147,8 @@ export class SqliteConversationStore implements ConversationStore {
         .groupBy(proxyNodes.namespace)
         .all();
       const templates = this.db
-        .select({ namespace: proxyTemplates.namespace, templates: count(), hits: sum(proxyTemplates.hits), tokensSaved: sum(proxyTemplates.tokensSaved), lastHitAt: max(proxyTemplates.lastHitAt) })
+        .select({ namespace: proxyTemplates.namespace, templates: LIVE_TEMPLATES, hits: sum(proxyTemplates.hits), tokensSaved: sum(proxyTemplates.tokensSaved), lastHitAt: max(proxyTemplates.lastHitAt) })
         .from(proxyTemplates)
-        .where(eq(proxyTemplates.refuted, 0))
         .groupBy(proxyTemplates.namespace)
         .all();
       return namespaceRows(rows, templates);

@@ -4,6 +4,9 @@ import { guardStoreAsync } from '../guard.js';
 import type { PostgresDatabase } from './openPostgres.js';
 import { proxyNodes, proxyTemplates } from './schema.js';
 
+/** Templates not refuted; a refuted one's past hits still count as served. */
+const LIVE_TEMPLATES = sql<number>`sum(case when ${proxyTemplates.refuted} = 0 then 1 else 0 end)`;
+
 const LINK = { id: proxyNodes.id, namespace: proxyNodes.namespace, shape: proxyNodes.shape, parentId: proxyNodes.parentId, level: proxyNodes.level, reply: proxyNodes.reply, hits: proxyNodes.hits, tokensSaved: proxyNodes.tokensSaved };
 
 /** The proxy's conversation trees on PostgreSQL (the contract is in ../conversationStore.ts). */
@@ -58,8 +61,9 @@ export class PostgresConversationStore implements ConversationStore {
     );
   }
 
-  node(id: string): Promise<ProxyNodeLink | undefined> {
-    return this.guard('read a conversation', async () => (await this.db.select(LINK).from(proxyNodes).where(eq(proxyNodes.id, id)))[0]);
+  nodes(ids: readonly string[]): Promise<ProxyNodeLink[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.guard('read a conversation', () => this.db.select(LINK).from(proxyNodes).where(inArray(proxyNodes.id, [...new Set(ids)])));
   }
 
   addTemplate(template: Omit<ProxyTemplateRow, 'refuted' | 'hits' | 'tokensSaved' | 'lastHitAt'>): Promise<boolean> {
@@ -102,7 +106,7 @@ export class PostgresConversationStore implements ConversationStore {
   everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }> {
     return this.guard('read conversations', async () => ({
       nodes: await this.db.select(LINK).from(proxyNodes).where(namespace === undefined ? undefined : eq(proxyNodes.namespace, namespace)).orderBy(proxyNodes.createdAt),
-      templates: await this.db.select().from(proxyTemplates).where(and(eq(proxyTemplates.refuted, 0), namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace))).orderBy(proxyTemplates.createdAt),
+      templates: await this.db.select().from(proxyTemplates).where(namespace === undefined ? undefined : eq(proxyTemplates.namespace, namespace)).orderBy(proxyTemplates.createdAt),
     }));
   }
 
@@ -128,9 +132,8 @@ export class PostgresConversationStore implements ConversationStore {
         .from(proxyNodes)
         .groupBy(proxyNodes.namespace);
       const templates = await this.db
-        .select({ namespace: proxyTemplates.namespace, templates: count(), hits: sum(proxyTemplates.hits), tokensSaved: sum(proxyTemplates.tokensSaved), lastHitAt: max(proxyTemplates.lastHitAt) })
+        .select({ namespace: proxyTemplates.namespace, templates: LIVE_TEMPLATES, hits: sum(proxyTemplates.hits), tokensSaved: sum(proxyTemplates.tokensSaved), lastHitAt: max(proxyTemplates.lastHitAt) })
         .from(proxyTemplates)
-        .where(eq(proxyTemplates.refuted, 0))
         .groupBy(proxyTemplates.namespace);
       return namespaceRows(rows, templates);
     });
