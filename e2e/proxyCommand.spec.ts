@@ -83,7 +83,7 @@ test('rote proxy keeps its trees in the store across a restart, rote proxy clear
       expect(bytes.includes(`Bearer ${KEY}`), path).toBe(false);
     }
     expect(`${log}${proxy.output}${exportRun.stdout}${exportRun.stderr}`).not.toContain(KEY);
-    expect(`${log}${proxy.output}`).toMatch(/hit: \d+ messages from the tree, \d+ tokens saved/);
+    expect(`${log}${proxy.output}`).toMatch(/hit: \d+ messages from the tree \(node [0-9a-f-]{36}\), \d+ tokens saved/);
 
     const cleared = await cli(['proxy', 'clear', '--key-env', 'PROXY_KEY', '--store', store], { env: { PROXY_KEY: KEY } });
     expect(cleared.stdout).toMatch(/^removed \d+ stored messages of the key in \$PROXY_KEY/);
@@ -107,6 +107,19 @@ test('rote proxy keeps its trees in the store across a restart, rote proxy clear
     expect(upstream.requests).toHaveLength(calls);
     proxy.child.kill('SIGINT');
     await proxy.exited();
+
+    // One branch forgotten by the node a hit named (the third turn's, at message 6, to the last at 12): the
+    // turns above it still hit, the rest go upstream.
+    expect(served.nodes.every((node) => node !== null)).toBe(true);
+    const branch = await cli(['proxy', 'clear', '--branch', served.nodes[2]!, '--store', elsewhere]);
+    expect(branch.stdout).toBe(`removed ${2 * (served.caches.length - 3) + 1} stored messages of the branch at ${served.nodes[2]}\n`);
+    proxy = startCli(['proxy', '--upstream', upstream.baseURL, '--port', String(port), '--store', elsewhere]);
+    await proxy.waitFor(/Ctrl\+C stops it/);
+    const after = await agent({ url }, ADA, { apiKey: OTHER });
+    expect(after.caches).toEqual(['hit', 'hit', ...after.caches.slice(2).map(() => 'miss')]);
+    proxy.child.kill('SIGINT');
+    await proxy.exited();
+    expect((await cli(['proxy', 'clear', '--branch', served.nodes[2]!, '--store', elsewhere])).stderr).toContain('no stored message or learned template has the id');
   } finally {
     await upstream.close();
   }

@@ -32,15 +32,16 @@ export const brain: FakeBrain = ({ body, params }) => {
   return { message: { content: `Saved the record of ${params.first} ${params.last} in ${params.city}.` } };
 };
 
-export type AgentRun = { text: string | null; caches: (string | null)[]; fills: Record<string, unknown>[] };
+export type AgentRun = { text: string | null; caches: (string | null)[]; fills: Record<string, unknown>[]; /** Rote-Node of each answer: the stored node a hit came from. */ nodes: (string | null)[] };
 
 /** The agent: its own loop, its own messages; rote only changed its base URL and (unless `declare` is false) added the header. */
 export async function agent(proxy: { url: string }, row: Row, options: { stream?: boolean; lockedAtTurn?: number; apiKey?: string; declare?: boolean } = {}): Promise<AgentRun> {
-  const run: AgentRun = { text: null, caches: [], fills: [] };
+  const run: AgentRun = { text: null, caches: [], fills: [], nodes: [] };
   // What the proxy said of each answer, read where the client's own fetch sees it.
   const seen: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     run.caches.push(response.headers.get('rote-cache'));
+    run.nodes.push(response.headers.get('rote-node'));
     return response;
   };
   const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: options.apiKey ?? 'sk-test-team-a', maxRetries: 0, fetch: seen, defaultHeaders: options.declare === false ? {} : { 'Rote-Params': JSON.stringify(row) } });

@@ -54,22 +54,35 @@ export function chosenNamespace(options: NamespaceOptions, where: string): { nam
   return { namespace: namespaceOfAuthorization(`Bearer ${key}`), said: `the key in $${options.keyEnv}` };
 }
 
-export type ProxyClearOptions = NamespaceOptions & { store: string; all?: boolean };
+export type ProxyClearOptions = NamespaceOptions & { store: string; all?: boolean; branch?: string };
 
 /**
  * `rote proxy clear`: forgets the conversations of one API key (read from an environment
- * variable, never from the command line, where `ps` would show it), of a shared namespace, or of
- * every key.
+ * variable, never from the command line, where `ps` would show it), of a shared namespace, of one
+ * branch (a node and the conversations through it, or a learned template), or of every key.
  */
 export async function proxyClear(options: ProxyClearOptions): Promise<number> {
-  if (Boolean(options.all) === (options.keyEnv !== undefined || options.namespace !== undefined)) {
-    throw new RoteError('invalid-argument', 'rote proxy clear: give --key-env VAR (the API key whose conversations to forget, read from $VAR), --namespace NAME or --all, and only one');
-  }
+  const given = [options.all === true, options.keyEnv !== undefined, options.namespace !== undefined, options.branch !== undefined].filter(Boolean).length;
+  if (given !== 1) throw new RoteError('invalid-argument', 'rote proxy clear: give --key-env VAR (the API key whose conversations to forget, read from $VAR), --namespace NAME, --branch ID or --all, and only one');
+  if (options.branch !== undefined) return clearBranch(options.store, options.branch);
   const chosen = chosenNamespace(options, 'rote proxy clear');
   const store = await openExistingStore(options.store, 'proxy clear');
   try {
     const removed = await store.conversations.clear(chosen.namespace);
     process.stdout.write(`removed ${removed} stored message${removed === 1 ? '' : 's'} of ${chosen.said}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+async function clearBranch(location: string, id: string): Promise<number> {
+  if (!/^[0-9a-f-]{36}$/.test(id)) throw new RoteError('invalid-argument', `rote proxy clear --branch: "${id}" is not an id: expected the Rote-Node or Rote-Template of a hit, such as 0b1c7a52-5f0e-4c1e-9a3d-2f6a8e1b9c40`);
+  const store = await openExistingStore(location, 'proxy clear');
+  try {
+    const cleared = await store.conversations.clearBranch(id);
+    if (cleared.nodes === 0 && cleared.templates === 0) throw new RoteError('invalid-argument', `rote proxy clear --branch: no stored message or learned template has the id ${id}`);
+    process.stdout.write(cleared.templates > 0 ? `refuted the learned template ${id}: it is never served or learned again\n` : `removed ${cleared.nodes} stored message${cleared.nodes === 1 ? '' : 's'} of the branch at ${id}\n`);
     return 0;
   } finally {
     await store.close();

@@ -41,7 +41,7 @@ export async function handleChatCompletions(req: IncomingMessage, res: ServerRes
   if (!key.ok || namespace === undefined) return passThrough(req, res, raw, context, { cache: 'bypass', reason: key.ok ? 'no API key' : key.reason });
   const found = await context.tree.lookup(namespace, key.value);
   if (found.kind === 'hit') {
-    const served = serveHit(res, body, found.reply, values);
+    const served = serveHit(res, body, found.reply, values, { 'rote-node': found.nodeId });
     if (served === undefined) return countHit(context, found, key.value);
     // A stored reply these values cannot fill (it needs one the request did not declare): forwarded.
     return passThrough(req, res, raw, context, { cache: 'miss', reason: served }, { namespace, key: key.value, values });
@@ -49,7 +49,7 @@ export async function handleChatCompletions(req: IncomingMessage, res: ServerRes
   // No values declared and not stored as it is: a template learned from the store may read them.
   if (values.size === 0 && context.learn !== false) {
     const learned = await lookupLearned(context.tree, namespace, body, key.value, context.log);
-    if (learned.kind === 'hit' && serveHit(res, body, learned.reply, learned.values) === undefined) return countLearnedHit(context, learned.templateId, learned.reply, key.value);
+    if (learned.kind === 'hit' && serveHit(res, body, learned.reply, learned.values, { 'rote-template': learned.templateId }) === undefined) return countLearnedHit(context, learned.templateId, learned.reply, key.value);
     if (learned.kind === 'check') return passThrough(req, res, raw, context, { cache: 'miss', reason: 'a learned template reads this request, and is checked against the upstream\'s answer before it serves one' }, { namespace, key: key.value, values, check: learned });
     if (learned.kind === 'none' && learned.reason) return passThrough(req, res, raw, context, { cache: 'miss', reason: learned.reason }, { namespace, key: key.value, values });
   }
@@ -57,20 +57,20 @@ export async function handleChatCompletions(req: IncomingMessage, res: ServerRes
 }
 
 /** Writes a hit as the client asked (JSON or a stream); undefined once sent, or why these values cannot fill the reply (nothing sent). */
-function serveHit(res: ServerResponse, body: Record<string, unknown>, reply: StoredReply, values: DeclaredValues): string | undefined {
+function serveHit(res: ServerResponse, body: Record<string, unknown>, reply: StoredReply, values: DeclaredValues, from: Record<string, string>): string | undefined {
   const served = renderReply(reply, values);
   if (!served.ok) return served.reason;
   const meta = { id: `chatcmpl-rote${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model: reply.model, finishReason: reply.finishReason };
   if (body.stream === true) {
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'rote-cache': 'hit' });
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'rote-cache': 'hit', ...from });
     for (const chunk of chunksOf(served.value, { ...meta, includeUsage })) res.write(chunk);
     res.end();
     return undefined;
   }
   const message = { role: 'assistant', content: served.value.content, refusal: null, annotations: [], ...(served.value.toolCalls.length > 0 ? { tool_calls: served.value.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) } : {}) };
   const completion = { id: meta.id, object: 'chat.completion', created: meta.created, model: meta.model, choices: [{ index: 0, message, logprobs: null, finish_reason: meta.finishReason }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, system_fingerprint: null };
-  res.writeHead(200, { 'content-type': 'application/json', 'rote-cache': 'hit' });
+  res.writeHead(200, { 'content-type': 'application/json', 'rote-cache': 'hit', ...from });
   res.end(JSON.stringify(completion));
   return undefined;
 }
@@ -86,12 +86,12 @@ type Keep = {
 /** Counted once the client has its answer: a count that fails is logged, and the answer stands. */
 async function countHit(context: ChatContext, found: { nodeId: string; reply: StoredReply }, key: ChatKey): Promise<void> {
   await context.tree.served(found.nodeId, found.reply).catch(() => context.log('hit: the store could not count it'));
-  context.log(`hit: ${key.levels.length} messages from the tree, ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
+  context.log(`hit: ${key.levels.length} messages from the tree (node ${found.nodeId}), ${found.reply.usage.promptTokens + found.reply.usage.completionTokens} tokens saved`);
 }
 
 async function countLearnedHit(context: ChatContext, templateId: string, reply: StoredReply, key: ChatKey): Promise<void> {
   await context.tree.servedByTemplate(templateId, reply).catch(() => context.log('hit: the store could not count it'));
-  context.log(`hit: ${key.levels.length} messages from a learned template, ${reply.usage.promptTokens + reply.usage.completionTokens} tokens saved`);
+  context.log(`hit: ${key.levels.length} messages from a learned template (${templateId}), ${reply.usage.promptTokens + reply.usage.completionTokens} tokens saved`);
 }
 
 /** Forwards the request unchanged and copies the answer back; a whole, successful answer is kept when `keep` says where. */
@@ -118,7 +118,7 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
   }
   // The client has its answer whatever happens here; a store that fails only loses the branch.
   const kept = await context.tree.store(keep.namespace, keep.key, stored.value).catch(() => undefined);
-  context.log(kept ? `miss: kept at message ${keep.key.levels.length} (${said.reason})` : 'miss: the store could not keep the answer');
+  context.log(kept ? `miss: kept at message ${keep.key.levels.length} (node ${kept}; ${said.reason})` : 'miss: the store could not keep the answer');
   // A conversation with no values declared in it: another one like it may show which parts are values.
   if (kept && keep.key.used.size === 0 && context.learn !== false) await learnFrom(context.tree, keep.namespace, keep.key, kept, context.log);
 }

@@ -87,6 +87,24 @@ describe.each(DIALECTS)('the conversation tree in the store on %s', (dialect) =>
   if (!fresh) return;
   behaves(() => new StoreConversationTree(fresh.store.conversations));
 
+  it('forgets one branch: the node and every conversation through it, or a learned template', async () => {
+    const tree = new StoreConversationTree(fresh.store.conversations);
+    const waco = key(['Register Ada.', 'Which city?', 'Waco']);
+    const ames = key(['Register Ada.', 'Which city?', 'Ames']);
+    await tree.store('ns', waco, reply('Saved in Waco.'));
+    const amesNode = await tree.store('ns', ames, reply('Saved in Ames.'));
+    await tree.store('ns', key(['Register Ada.', 'Which city?', 'Ames', 'Saved in Ames.', 'And Bo?']), reply('Saved Bo.'));
+    expect(await fresh.store.conversations.clearBranch(amesNode)).toEqual({ nodes: 3, templates: 0 });
+    expect(await tree.lookup('ns', ames)).toMatchObject({ kind: 'miss', depth: 2 });
+    expect(await tree.lookup('ns', waco)).toMatchObject({ kind: 'hit' });
+    const templated = key(['Register Ada.', 'Which city?', 'Waco'], {}, new Map([['value1', 'Waco']]));
+    await tree.learn('ns', waco.shape, { levels: templated.levels, reply: reply('Saved in \u0001value1\u0002.'), exemplar: { levels: waco.levels, values: { value1: 'Waco' } } });
+    const [learned] = await tree.templatesAt('ns', waco.shape, 3, 5);
+    expect(await fresh.store.conversations.clearBranch(learned!.id)).toEqual({ nodes: 0, templates: 1 });
+    expect(await tree.templatesAt('ns', waco.shape, 3, 5)).toEqual([]);
+    expect(await fresh.store.conversations.clearBranch('00000000-0000-4000-8000-000000000000')).toEqual({ nodes: 0, templates: 0 });
+  });
+
   it('stores the same path once when two write it at once, counts hits and tokens, and clears a namespace', async () => {
     const tree = new StoreConversationTree(fresh.store.conversations);
     const path = key(['Register Ada.', 'Which city?', 'Waco']);

@@ -74,6 +74,11 @@ export interface ConversationStore {
   judgeTemplate(id: string, agreed: boolean): Promise<void>;
   /** Every node and template (refuted ones too), of a namespace (of every namespace when none is given): what an export writes. */
   everything(namespace?: string): Promise<{ nodes: ProxyNodeLink[]; templates: ProxyTemplateRow[] }>;
+  /**
+   * Forgets one branch: a node and every node below it (the conversations that went through it),
+   * or, when the id is a learned template's, that template (refuted, so it is not learned again).
+   */
+  clearBranch(id: string): Promise<{ nodes: number; templates: number }>;
   /** Removes a namespace's trees and templates (every namespace's when none is given); how many nodes went. */
   clear(namespace?: string): Promise<number>;
   /** Over every namespace: stored nodes, replies stored, hits served, tokens saved, templates learned. */

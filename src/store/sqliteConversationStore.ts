@@ -124,6 +124,15 @@ export class SqliteConversationStore implements ConversationStore {
     }));
   }
 
+  async clearBranch(id: string): Promise<{ nodes: number; templates: number }> {
+    return this.guard('clear a branch', () =>
+      this.db.$client.transaction(() => ({
+        nodes: this.db.run(sql`WITH RECURSIVE branch(id) AS (SELECT id FROM proxy_nodes WHERE id = ${id} UNION ALL SELECT child.id FROM proxy_nodes child JOIN branch ON child.parent_id = branch.id) DELETE FROM proxy_nodes WHERE id IN (SELECT id FROM branch)`).changes,
+        templates: this.db.update(proxyTemplates).set({ refuted: 1 }).where(eq(proxyTemplates.id, id)).run().changes,
+      }))(),
+    );
+  }
+
   async clear(namespace?: string): Promise<number> {
     return this.guard('clear conversations', () =>
       this.db.$client.transaction(() => {

@@ -110,6 +110,15 @@ export class PostgresConversationStore implements ConversationStore {
     }));
   }
 
+  clearBranch(id: string): Promise<{ nodes: number; templates: number }> {
+    return this.guard('clear a branch', () =>
+      this.db.transaction(async (tx) => ({
+        nodes: (await tx.execute(sql`WITH RECURSIVE branch(id) AS (SELECT id FROM proxy_nodes WHERE id = ${id} UNION ALL SELECT child.id FROM proxy_nodes child JOIN branch ON child.parent_id = branch.id) DELETE FROM proxy_nodes WHERE id IN (SELECT id FROM branch)`)).rowCount ?? 0,
+        templates: (await tx.update(proxyTemplates).set({ refuted: 1 }).where(eq(proxyTemplates.id, id))).rowCount ?? 0,
+      })),
+    );
+  }
+
   clear(namespace?: string): Promise<number> {
     return this.guard('clear conversations', () =>
       this.db.transaction(async (tx) => {
