@@ -6,9 +6,11 @@
  * the content is scripted: a `brain` decides each answer, or replies queued by the test go first.
  *
  * Like the real service it keeps responses by id for `previous_response_id`, and it rejects what
- * the real one rejects: an unknown previous response, a computer call left without its
- * `computer_call_output`, a tool call without its tool message. It is stricter in one place: a
- * pending safety check must come back in `acknowledged_safety_checks`.
+ * the real one rejects: an unknown previous response (400 `previous_response_not_found`), an
+ * echoed item id it never gave (404), a computer or function call left without its output, a
+ * reasoning item without the item it led to, a tool call without its tool message. The whole
+ * conversation sent again (no `previous_response_id`) continues the one whose items it echoes. It
+ * is stricter in one place: a pending safety check must come back in `acknowledged_safety_checks`.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,6 +77,8 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
   const queued: FakeReply[] = [];
   const responses = new Map<string, StoredResponse>();
   const chats = new Map<string, Conversation>();
+  /** Every output item this fake gave, by id, and the conversation it belongs to: what input may echo. */
+  const produced = new Map<string, Conversation>();
   let counter = 0;
   const id = (prefix: string) => `${prefix}_${String(++counter).padStart(6, '0')}fake`;
 
@@ -125,10 +129,14 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
       if (body.truncation !== 'auto') return reject('The computer-use-preview model requires truncation to be set to auto.');
     }
     const input = Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
+    // Like the real service: an echoed item must be one it gave, a call in the input must have its
+    // output (and its checks acknowledged), and a reasoning item must come with the item it led to.
+    const echoed = checkEchoedItems(input, produced);
+    if (echoed) return send(res, entry, echoed.status, apiError(echoed.message, 'invalid_request_error', null, 'input'));
     let conversation: Conversation;
     if (typeof body.previous_response_id === 'string') {
       const previous = responses.get(body.previous_response_id);
-      if (!previous) return reject(`Previous response with id '${body.previous_response_id}' not found.`);
+      if (!previous) return send(res, entry, 400, apiError(`Previous response with id '${body.previous_response_id}' not found.`, 'invalid_request_error', 'previous_response_not_found', 'previous_response_id'));
       for (const call of previous.calls) {
         const output = input.find((item) => item.type === 'computer_call_output' && item.call_id === call.callId);
         if (!output) return reject(`No tool output found for computer call ${call.callId}.`);
@@ -147,8 +155,10 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
       }
       conversation = previous.conversation;
     } else {
+      // The whole conversation sent again: it continues the one whose items it echoes, if any.
+      const known = input.map((item) => (typeof item.id === 'string' ? produced.get(item.id) : undefined)).find(Boolean);
       const prompt = firstUserText(input);
-      conversation = { prompt, params: readParams(prompt), turns: 0, memory: {}, queued: [] };
+      conversation = known ?? { prompt, params: readParams(prompt), turns: 0, memory: {}, queued: [] };
     }
     const turn: FakeTurn = { api: 'responses', form, body, prompt: conversation.prompt, params: conversation.params, turn: conversation.turns++, memory: conversation.memory };
     let reply: FakeReply;
@@ -190,6 +200,7 @@ export async function startFakeOpenAI(options: { brain?: FakeBrain; apiKey?: str
       return reject('A chat message cannot answer a Responses request.');
     }
     const responseId = id('resp');
+    for (const item of output) if (typeof item.id === 'string') produced.set(item.id, conversation);
     responses.set(responseId, {
       conversation,
       calls: output
@@ -324,8 +335,34 @@ function toolCall(id: string, name: string, args: Record<string, unknown>): Reco
 }
 
 /** The error body the API sends: { error: { message, type, param, code } }. */
-export function apiError(text: string, type: string, code: string | null = null): Record<string, unknown> {
-  return { error: { message: text, type, param: null, code } };
+/**
+ * What the real service refuses in a Responses input, first problem only: an item id it never gave
+ * (404), a computer or function call with no output after it or with a pending safety check not
+ * acknowledged there, a reasoning item not followed by the item it led to (400).
+ */
+function checkEchoedItems(input: readonly Record<string, unknown>[], produced: ReadonlyMap<string, unknown>): { status: number; message: string } | undefined {
+  for (const [index, item] of input.entries()) {
+    const isOutputItem = item.type === 'computer_call' || item.type === 'function_call' || item.type === 'reasoning' || (item.type === 'message' && item.role === 'assistant');
+    if (isOutputItem && typeof item.id === 'string' && !produced.has(item.id)) return { status: 404, message: `Item with id '${item.id}' not found.` };
+    if (item.type === 'reasoning') {
+      const next = input[index + 1];
+      if (!next || !['computer_call', 'function_call', 'message'].includes(String(next.type))) return { status: 400, message: `Item '${String(item.id)}' of type 'reasoning' was provided without its required following item.` };
+    }
+    if (item.type === 'computer_call' || item.type === 'function_call') {
+      const outputType = item.type === 'computer_call' ? 'computer_call_output' : 'function_call_output';
+      const output = input.slice(index + 1).find((later) => later.type === outputType && later.call_id === item.call_id);
+      if (!output) return { status: 400, message: `No tool output found for ${item.type === 'computer_call' ? 'computer' : 'function'} call ${String(item.call_id)}.` };
+      const pending = Array.isArray(item.pending_safety_checks) ? (item.pending_safety_checks as { id?: unknown }[]) : [];
+      const acknowledged = Array.isArray(output.acknowledged_safety_checks) ? (output.acknowledged_safety_checks as { id?: unknown }[]) : [];
+      const missing = pending.find((check) => !acknowledged.some((ack) => ack.id === check.id));
+      if (missing) return { status: 400, message: `Safety check ${String(missing.id)} was not acknowledged.` };
+    }
+  }
+  return undefined;
+}
+
+export function apiError(text: string, type: string, code: string | null = null, param: string | null = null): Record<string, unknown> {
+  return { error: { message: text, type, param, code } };
 }
 
 /** The text parts of the first user message of Responses input or chat messages. */
