@@ -1,0 +1,87 @@
+import type { ChatBodyError } from './chatRequest.js';
+
+/**
+ * A Responses API request as the computer-use proxy reads it: the checks OpenAI makes before
+ * anything else (400, `invalid_request_error`, the parameter named), which computer tool it
+ * offers, and what the agent sent with its last action: the screenshot (a data URL), the page's
+ * URL where the client sends one, and the safety checks it acknowledged. Anything deeper is left
+ * to the upstream to judge: a request the proxy cannot read is forwarded, never answered.
+ */
+export type ComputerToolForm =
+  /** `computer_use_preview`: one action per call, with the display's size. */
+  | 'preview'
+  /** `computer`: a batch of `actions` per call. */
+  | 'batch';
+
+export type SentScreenshot = {
+  /** The call it answers. */
+  callId: string;
+  dataUrl: string;
+  /** `current_url`, beside the screenshot, where the client sends it. */
+  currentUrl?: string;
+  /** The ids of the safety checks the client acknowledged for that call. */
+  acknowledged: string[];
+};
+
+export type ResponsesRequest = {
+  body: Record<string, unknown>;
+  /** The computer tool offered; undefined when there is none (not a computer-use request). */
+  form?: ComputerToolForm;
+  /** The preview tool's display size. */
+  display?: { width: number; height: number };
+  previousResponseId?: string;
+  /** The input's items (a string input is one user message). */
+  input: Record<string, unknown>[];
+  /** The last `computer_call_output` of the input: the screenshot after the agent's last action. */
+  screenshot?: SentScreenshot;
+};
+
+const fail = (message: string, param: string | null, code: string | null): { ok: false; error: ChatBodyError } => ({ ok: false, error: { message, param, code } });
+
+export function readResponsesBody(raw: Buffer): { ok: true; request: ResponsesRequest } | { ok: false; error: ChatBodyError } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return fail('We could not parse the JSON body of your request. The body must be valid JSON: an object with "model" and "input".', null, null);
+  }
+  if (!isObject(parsed)) return fail('The body of your request must be a JSON object.', null, null);
+  const body = parsed;
+  if (typeof body.model !== 'string' || body.model === '') return fail("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+  if (body.input !== undefined && typeof body.input !== 'string' && !Array.isArray(body.input)) return fail("Invalid type for 'input': expected a string or an array of input items.", 'input', 'invalid_type');
+  if (body.previous_response_id !== undefined && body.previous_response_id !== null && typeof body.previous_response_id !== 'string') return fail("Invalid type for 'previous_response_id': expected a string.", 'previous_response_id', 'invalid_type');
+  if (body.tools !== undefined && !Array.isArray(body.tools)) return fail("Invalid type for 'tools': expected an array.", 'tools', 'invalid_type');
+  const items = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : ((body.input as unknown[] | undefined) ?? []);
+  for (const [index, item] of items.entries()) if (!isObject(item)) return fail(`Invalid type for 'input[${index}]': expected an object.`, `input[${index}]`, 'invalid_type');
+  const input = items as Record<string, unknown>[];
+  const tool = ((body.tools as unknown[] | undefined) ?? []).filter(isObject).find((candidate) => candidate.type === 'computer_use_preview' || candidate.type === 'computer');
+  const form: ComputerToolForm | undefined = tool === undefined ? undefined : tool.type === 'computer_use_preview' ? 'preview' : 'batch';
+  const display = tool && typeof tool.display_width === 'number' && typeof tool.display_height === 'number' ? { width: tool.display_width, height: tool.display_height } : undefined;
+  return {
+    ok: true,
+    request: {
+      body,
+      input,
+      ...(form ? { form } : {}),
+      ...(display ? { display } : {}),
+      ...(typeof body.previous_response_id === 'string' ? { previousResponseId: body.previous_response_id } : {}),
+      ...screenshotOf(input),
+    },
+  };
+}
+
+/** The last computer call output whose output is a screenshot given as a data URL; nothing when there is none. */
+function screenshotOf(input: readonly Record<string, unknown>[]): { screenshot?: SentScreenshot } {
+  const last = [...input].reverse().find((item) => item.type === 'computer_call_output');
+  if (!last || typeof last.call_id !== 'string' || !isObject(last.output)) return {};
+  const output = last.output;
+  // A screenshot by file id or a remote URL cannot be checked here: no screenshot, so nothing is served.
+  if (output.type !== 'computer_screenshot' || typeof output.image_url !== 'string' || !/^data:image\/(png|jpeg|webp);base64,/.test(output.image_url)) return {};
+  const currentUrl = typeof last.current_url === 'string' ? last.current_url : typeof output.current_url === 'string' ? output.current_url : undefined;
+  const acknowledged = (Array.isArray(last.acknowledged_safety_checks) ? last.acknowledged_safety_checks : []).filter(isObject).map((check) => String(check.id));
+  return { screenshot: { callId: last.call_id, dataUrl: output.image_url, ...(currentUrl !== undefined ? { currentUrl } : {}), acknowledged } };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
