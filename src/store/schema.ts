@@ -4,23 +4,13 @@
  *
  * Conventions:
  * - Timestamps are epoch milliseconds in plain integer columns (cheap to compare and sort).
- * - JSON columns (see `json` below) carry parsed values in rows; the caller validates their shape
+ * - JSON columns (see jsonColumn.ts) carry parsed values in rows; the caller validates their shape
  *   (the store does not know the action or fingerprint schemas).
- * - This file imports only columnValues.ts from the project, so drizzle-kit can load it on its own.
+ * - This file imports only columnValues.ts, jsonColumn.ts and proxySchema.ts from the project, so
+ *   drizzle-kit can load it on its own.
  */
 import { blob, customType, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-
-/**
- * JSON in a text column. Not drizzle's `text({ mode: 'json' })`: that one stringifies a null bound
- * through a prepared-statement placeholder into the text 'null', where we want SQL NULL.
- */
-function json<T>(name: string) {
-  return customType<{ data: T; driverData: string | null }>({
-    dataType: () => 'text',
-    toDriver: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
-    fromDriver: (value) => (value === null ? null : JSON.parse(value)) as T,
-  })(name);
-}
+import { json } from './jsonColumn.js';
 
 /**
  * JSON in a text column that is read as null when it does not parse: for a measurement (a run's
@@ -239,67 +229,5 @@ export const scheduleSlots = sqliteTable(
   (t) => [uniqueIndex('schedule_slots_schedule_slot_idx').on(t.scheduleId, t.slotAt), index('schedule_slots_status_idx').on(t.status)],
 );
 
-/**
- * The proxy's conversation trees (`rote proxy`): one node per message, under the node of the
- * message before it ('' for a conversation's first), in a namespace (a hash of the client's API
- * key, never the key) and a request shape (a hash of the model, the tools and the sampling
- * settings). `level` is the message as the proxy keys it, canonical and with the declared values
- * templated out; `reply` the stored reply that a request ending at this node is served.
- */
-export const proxyNodes = sqliteTable(
-  'proxy_nodes',
-  {
-    id: text('id').primaryKey(),
-    namespace: text('namespace').notNull(),
-    shape: text('shape').notNull(),
-    parentId: text('parent_id').notNull(),
-    /** sha256 of `level`: what a lookup matches on. */
-    levelHash: text('level_hash').notNull(),
-    level: text('level').notNull(),
-    reply: json<unknown>('reply'),
-    /** Requests served from `reply`, and the tokens they did not cost. */
-    hits: integer('hits').notNull().default(0),
-    tokensSaved: integer('tokens_saved').notNull().default(0),
-    createdAt: integer('created_at').notNull(),
-    lastHitAt: integer('last_hit_at'),
-    /** How many messages lead to this node (1 for a first message); null on nodes stored before it was kept. */
-    depth: integer('depth'),
-  },
-  (table) => [
-    uniqueIndex('proxy_nodes_place').on(table.namespace, table.shape, table.parentId, table.levelHash),
-    index('proxy_nodes_lookup').on(table.namespace, table.shape, table.levelHash),
-    index('proxy_nodes_depth').on(table.namespace, table.shape, table.depth),
-  ],
-);
-
-/**
- * Templates the proxy learned from two stored conversations that differ only in values (see
- * src/proxy/templateInduction.ts): `exemplar` is one of the two as it was stored (its levels) with
- * the value of each variable in it, which a new request is compared with to read its own values.
- * Apart from the tree: a client that declares values never reaches one.
- */
-export const proxyTemplates = sqliteTable(
-  'proxy_templates',
-  {
-    id: text('id').primaryKey(),
-    namespace: text('namespace').notNull(),
-    shape: text('shape').notNull(),
-    /** How many messages a request it reads has. */
-    depth: integer('depth').notNull(),
-    /** sha256 of the templated messages: a request read with its values must template to exactly these. */
-    pathHash: text('path_hash').notNull(),
-    exemplar: json<unknown>('exemplar').notNull(),
-    /** The reply it serves, templated; its own, never the tree's (a tree node can be stored again). */
-    reply: json<unknown>('reply').notNull(),
-    /** Requests its reading was checked on against the upstream's own answer (forwarded while it was not yet trusted). */
-    confirmations: integer('confirmations').notNull().default(0),
-    /** An upstream answer, or another pair of conversations, that differed from its reply: never used again. */
-    refuted: integer('refuted').notNull().default(0),
-    /** Requests served from it, and the tokens they did not cost. */
-    hits: integer('hits').notNull().default(0),
-    tokensSaved: integer('tokens_saved').notNull().default(0),
-    lastHitAt: integer('last_hit_at'),
-    createdAt: integer('created_at').notNull(),
-  },
-  (table) => [uniqueIndex('proxy_templates_path').on(table.namespace, table.shape, table.pathHash), index('proxy_templates_lookup').on(table.namespace, table.shape, table.depth)],
-);
+// The proxy's tables (rote proxy) are in proxySchema.ts; exported here so drizzle-kit and the store see one schema.
+export { proxyNodes, proxyTemplates } from './proxySchema.js';
