@@ -69,3 +69,8 @@ export function canonicalJson(value: JsonValue): string {
   }
   return JSON.stringify(value);
 }
+
+/** A JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { accept, refuse, type Outcome } from '../errors/refusal.js';
-import { canonicalJson, type JsonValue } from '../params/jsonValues.js';
+import { canonicalJson, isJsonObject, type JsonValue } from '../params/jsonValues.js';
 import { templateText, type DeclaredValues } from './declaredValues.js';
 import { templateJsonText } from './jsonTemplates.js';
 
@@ -55,10 +55,6 @@ function keyOf(body: Body, values: DeclaredValues): Outcome<ChatKey> {
   return accept({ shape, levels, used });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A stored level (a message as the key spells it, with no values templated) with these values
  * templated: the very level `chatKey` gives the request it came from with these values declared.
@@ -81,7 +77,7 @@ function canonicalMessage(messages: readonly Message[], index: number): Outcome<
   if (content.value !== undefined) out.content = content.value;
   if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
     const calls = message.tool_calls as unknown[];
-    if (!calls.every(isObject)) return refuse('a tool call that is not an object');
+    if (!calls.every(isJsonObject)) return refuse('a tool call that is not an object');
     // The id is the upstream's, new on every answer; everything else of the call counts.
     out.tool_calls = calls.map((call) => Object.fromEntries(Object.entries(call).filter(([field]) => field !== 'id')));
   }
@@ -98,7 +94,7 @@ function canonicalContent(content: unknown): Outcome<unknown> {
   if (content === undefined || content === null) return accept(undefined);
   if (typeof content === 'string') return accept(content);
   if (!Array.isArray(content)) return refuse('its content is neither a string nor an array of parts');
-  if (!content.every(isObject)) return refuse('a content part that is not an object');
+  if (!content.every(isJsonObject)) return refuse('a content part that is not an object');
   const parts = content as Record<string, unknown>[];
   if (parts.every((part) => part.type === 'text')) return accept(parts.map((part) => String(part.text ?? '')).join(''));
   return accept(parts.map((part) => (part.type === 'text' ? { type: 'text', text: String(part.text ?? '') } : part)));

@@ -1,4 +1,5 @@
 import type { ChatBodyError } from './chatRequest.js';
+import { isJsonObject } from '../params/jsonValues.js';
 
 /**
  * A Responses API request as the computer-use proxy reads it: the checks OpenAI makes before
@@ -45,16 +46,16 @@ export function readResponsesBody(raw: Buffer): { ok: true; request: ResponsesRe
   } catch {
     return fail('We could not parse the JSON body of your request. The body must be valid JSON: an object with "model" and "input".', null, null);
   }
-  if (!isObject(parsed)) return fail('The body of your request must be a JSON object.', null, null);
+  if (!isJsonObject(parsed)) return fail('The body of your request must be a JSON object.', null, null);
   const body = parsed;
   if (typeof body.model !== 'string' || body.model === '') return fail("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   if (body.input !== undefined && typeof body.input !== 'string' && !Array.isArray(body.input)) return fail("Invalid type for 'input': expected a string or an array of input items.", 'input', 'invalid_type');
   if (body.previous_response_id !== undefined && body.previous_response_id !== null && typeof body.previous_response_id !== 'string') return fail("Invalid type for 'previous_response_id': expected a string.", 'previous_response_id', 'invalid_type');
   if (body.tools !== undefined && !Array.isArray(body.tools)) return fail("Invalid type for 'tools': expected an array.", 'tools', 'invalid_type');
   const items = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : ((body.input as unknown[] | undefined) ?? []);
-  for (const [index, item] of items.entries()) if (!isObject(item)) return fail(`Invalid type for 'input[${index}]': expected an object.`, `input[${index}]`, 'invalid_type');
+  for (const [index, item] of items.entries()) if (!isJsonObject(item)) return fail(`Invalid type for 'input[${index}]': expected an object.`, `input[${index}]`, 'invalid_type');
   const input = items as Record<string, unknown>[];
-  const tool = ((body.tools as unknown[] | undefined) ?? []).filter(isObject).find((candidate) => candidate.type === 'computer_use_preview' || candidate.type === 'computer');
+  const tool = ((body.tools as unknown[] | undefined) ?? []).filter(isJsonObject).find((candidate) => candidate.type === 'computer_use_preview' || candidate.type === 'computer');
   const form: ComputerToolForm | undefined = tool === undefined ? undefined : tool.type === 'computer_use_preview' ? 'preview' : 'batch';
   const display = tool && typeof tool.display_width === 'number' && typeof tool.display_height === 'number' ? { width: tool.display_width, height: tool.display_height } : undefined;
   return {
@@ -73,15 +74,11 @@ export function readResponsesBody(raw: Buffer): { ok: true; request: ResponsesRe
 /** The last computer call output whose output is a screenshot given as a data URL; nothing when there is none. */
 function screenshotOf(input: readonly Record<string, unknown>[]): { screenshot?: SentScreenshot } {
   const last = [...input].reverse().find((item) => item.type === 'computer_call_output');
-  if (!last || typeof last.call_id !== 'string' || !isObject(last.output)) return {};
+  if (!last || typeof last.call_id !== 'string' || !isJsonObject(last.output)) return {};
   const output = last.output;
   // A screenshot by file id or a remote URL cannot be checked here: no screenshot, so nothing is served.
   if (output.type !== 'computer_screenshot' || typeof output.image_url !== 'string' || !/^data:image\/(png|jpeg|webp);base64,/.test(output.image_url)) return {};
   const currentUrl = typeof last.current_url === 'string' ? last.current_url : typeof output.current_url === 'string' ? output.current_url : undefined;
-  const acknowledged = (Array.isArray(last.acknowledged_safety_checks) ? last.acknowledged_safety_checks : []).filter(isObject).map((check) => String(check.id));
+  const acknowledged = (Array.isArray(last.acknowledged_safety_checks) ? last.acknowledged_safety_checks : []).filter(isJsonObject).map((check) => String(check.id));
   return { screenshot: { callId: last.call_id, dataUrl: output.image_url, ...(currentUrl !== undefined ? { currentUrl } : {}), acknowledged } };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import { accept, refuse, type Outcome } from '../errors/refusal.js';
+import { isJsonObject } from '../params/jsonValues.js';
 
 /**
  * Where two stored messages differ, as pairs of values: the one of each difference as the first
@@ -43,7 +44,7 @@ function compare(first: unknown, second: unknown, pairs: ValuePair[], insideCall
     }
     return undefined;
   }
-  if (isObject(first) && isObject(second)) {
+  if (isJsonObject(first) && isJsonObject(second)) {
     const keys = Object.keys(first);
     if (keys.length !== Object.keys(second).length || keys.some((key) => !Object.hasOwn(second, key))) return 'other fields';
     for (const key of keys) {
@@ -78,7 +79,7 @@ function compareLeaves(first: unknown, second: unknown, pairs: ValuePair[]): str
     }
     return undefined;
   }
-  if (isObject(first) && isObject(second)) {
+  if (isJsonObject(first) && isJsonObject(second)) {
     const keys = Object.keys(first);
     if (keys.length !== Object.keys(second).length || keys.some((key, index) => Object.keys(second)[index] !== key)) return 'other fields';
     for (const key of keys) {
@@ -143,8 +144,4 @@ function parseJson(text: string): { value: unknown } | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
