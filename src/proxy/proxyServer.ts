@@ -1,13 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handleChatCompletions, type ChatContext } from './chatCompletions.js';
+import { handleChatCompletions } from './chatCompletions.js';
 import type { ConversationTree } from './conversationTree.js';
+import { handleComputerUse, type ComputerContext } from './computerUse.js';
+import { ComputerSessions } from './computerSessions.js';
+import { readResponsesBody } from './responsesRequest.js';
 import { sendOpenAIError } from './openaiError.js';
 import { forward, relay, UpstreamUnreachable } from './upstream.js';
 
 /**
- * `rote proxy`'s HTTP server: POST /v1/chat/completions through the tree, every other path
- * forwarded unchanged. It listens on 127.0.0.1 unless told otherwise.
+ * `rote proxy`'s HTTP server: POST /v1/chat/completions and computer-use turns of POST
+ * /v1/responses through the tree, every other request forwarded unchanged. It listens on 127.0.0.1 unless told otherwise.
  */
 export type ProxyOptions = {
   upstream: URL;
@@ -27,7 +30,7 @@ export type RunningProxy = { url: string; close: () => Promise<void> };
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const context: ChatContext = { upstream: options.upstream, tree: options.tree, log: options.log ?? (() => undefined), learn: options.learn, sharedNamespace: options.sharedNamespace };
+  const context: ComputerContext = { upstream: options.upstream, tree: options.tree, log: options.log ?? (() => undefined), learn: options.learn, sharedNamespace: options.sharedNamespace, sessions: new ComputerSessions() };
   const server: Server = createServer((req, res) => {
     handle(req, res, context).catch((error: unknown) => {
       // Only the error's kind: its message may quote the request (a failed query's parameters).
@@ -52,15 +55,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, context: ChatContext): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, context: ComputerContext): Promise<void> {
   const raw = await readBody(req);
   if (raw === undefined) return sendOpenAIError(res, 413, { type: 'invalid_request_error', message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` }, { 'rote-cache': 'bypass' });
   const path = new URL(req.url ?? '/', 'http://proxy').pathname;
   if (req.method === 'POST' && /^\/(v1\/)?chat\/completions\/?$/.test(path)) return handleChatCompletions(req, res, raw, context);
+  if (req.method === 'POST' && /^\/(v1\/)?responses\/?$/.test(path)) {
+    const read = readResponsesBody(raw);
+    if (!read.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', ...read.error }, { 'rote-cache': 'bypass', 'rote-reason': 'the request was refused before it was looked up' });
+    if (read.request.form) return handleComputerUse(req, res, raw, read.request, context);
+  }
   // Anything else goes on as it came, answered as the upstream answers.
   try {
     const answer = await forward(context.upstream, req.method ?? 'GET', req.url ?? '/', req.headers, raw);
-    await relay(res, answer, { 'rote-cache': 'bypass', 'rote-reason': 'only chat completions are cached' });
+    await relay(res, answer, { 'rote-cache': 'bypass', 'rote-reason': 'only chat completions and computer-use turns are cached' });
   } catch (error) {
     if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, { 'rote-cache': 'bypass' });
     throw error;

@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ChatContext } from './chatCompletions.js';
+import { canonical, describeAction, kindOf, pointOf, readAction, templateAction, type ComputerAction } from './computerActions.js';
+import { askUpstream, upstreamRequest } from './computerUpstream.js';
+import { isOwnId, mintId, type ComputerSession, type ComputerSessions, type PendingCall, type UpstreamCall } from './computerSessions.js';
+import { chooseStep, computerNodeOf, toStoredReply, withStep, type ComputerNode, type ComputerStep, type LiveScreen } from './computerStep.js';
+import { ambiguity, parseDeclaredValues, templateText } from './declaredValues.js';
+import { namespaceOf } from './namespace.js';
+import { sendOpenAIError } from './openaiError.js';
+import type { ResponsesRequest } from './responsesRequest.js';
+import { computerCall, sendResponse, servedResponse } from './responsesWire.js';
+import { cropBoxAt, cropPng, decodeScreenshot, fieldAt, type Screenshot } from './screenshotCrop.js';
+import { forward, relay, UpstreamUnreachable } from './upstream.js';
+
+/**
+ * POST /v1/responses with a computer tool: each turn of an agent that drives a screen. A turn is
+ * served from the tree when the task and the actions so far are a stored path, and the screenshot
+ * the agent just sent passes the stored step's check (computerStep.ts); otherwise it goes to the
+ * upstream (computerUpstream.ts), whose answer is kept as a step at that point. One action per
+ * response, for both tools, so every action follows a screenshot of its own. The final message
+ * is never served: it may report what is on the page.
+ */
+type Json = Record<string, unknown>;
+export type ComputerContext = ChatContext & { sessions: ComputerSessions };
+type Said = { cache: 'hit' | 'miss' | 'bypass'; reason?: string; node?: string };
+
+export async function handleComputerUse(req: IncomingMessage, res: ServerResponse, raw: Buffer, request: ResponsesRequest, context: ComputerContext): Promise<void> {
+  const body = request.body;
+  const refused = { 'rote-cache': 'bypass', 'rote-reason': 'the request was refused before it was looked up' };
+  const declared = parseDeclaredValues(headerOf(req, 'rote-params'));
+  if (!declared.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: declared.reason, param: 'Rote-Params', code: 'invalid_rote_params' }, refused);
+  const previous = request.previousResponseId;
+  // A conversation begun past the proxy (its ids are the upstream's) is the upstream's to go on with.
+  if (previous !== undefined && !isOwnId(previous)) return passThrough(req, res, raw, context, 'the previous response is not one the proxy gave');
+  const session = previous !== undefined ? context.sessions.ofResponse(previous) : request.screenshot ? context.sessions.ofCall(request.screenshot.callId) : undefined;
+  if (previous !== undefined && !session) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `Previous response with id '${previous}' not found.`, param: 'previous_response_id', code: 'previous_response_not_found' }, refused);
+  if (session?.pending && request.screenshot?.callId !== session.pending.callId) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `No tool output found for computer call ${session.pending.callId}.`, param: 'input', code: null }, refused);
+  if (!session && request.screenshot) return passThrough(req, res, raw, context, 'the computer call it answers is not one the proxy gave');
+  if (session?.pending && !session.pending.upstream && request.screenshot && request.screenshot.acknowledged.length > 0) {
+    return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `The request acknowledges a safety check for computer call ${session.pending.callId}, which asked for none: the proxy served it from its cache, and a safety check is never served.`, param: 'input', code: 'unknown_safety_check' }, refused);
+  }
+  const namespace = namespaceOf(req, context.sharedNamespace);
+  const bypass = ambiguity(declared.value) ?? (namespace === undefined ? 'the request carries no API key: it has no tree of its own' : undefined) ?? (typeof body.temperature === 'number' && body.temperature > 1 ? `temperature is ${body.temperature}: the request asks for varied answers` : undefined);
+  if (bypass && !session) return passThrough(req, res, raw, context, bypass);
+  const started = session ? { ok: true as const, value: session } : startSession(request, namespace!, declared.value);
+  if (!started.ok) return passThrough(req, res, raw, context, started.reason);
+  const live = started.value;
+  const screen = request.screenshot ? await decodeScreenshot(request.screenshot.dataUrl) : undefined;
+  const acknowledged = acknowledgedChecks(live.pending, request.screenshot?.acknowledged ?? []);
+  const held = live.pending?.upstream;
+  if (held) for (const check of acknowledged) if (!held.acknowledged.includes(check)) held.acknowledged.push(check);
+  // The rest of the upstream's batch, one action at a time: not the cache's, the model's own answer.
+  if (held && held.rest.length > 0) {
+    const [action, ...rest] = held.rest;
+    const step = await stepOf(live, action!, screen, request.screenshot?.currentUrl, 0);
+    await keep(context, live, step);
+    return handOut(res, body, context, live, action!, { ...held, rest }, [], { cache: 'miss', reason: "the rest of the upstream's batch, one action at a time" }, screen);
+  }
+  const here: LiveScreen = { ...(screen ? { screen } : {}), ...(request.screenshot?.currentUrl !== undefined ? { url: request.screenshot.currentUrl } : {}), ...(live.focus ? { focus: live.focus } : {}), masks: live.masks };
+  const found = bypass ? { kind: 'miss' as const, reason: bypass } : await lookup(context, live, here);
+  if (found.kind === 'serve') {
+    await context.tree.served(found.nodeId, toStoredReply(found.node)).catch(() => context.log('hit: the store could not count it'));
+    context.log(`hit: computer step ${live.levels.length} from the tree (node ${found.nodeId})`);
+    return handOut(res, body, context, live, found.action, undefined, [], { cache: 'hit', node: found.nodeId }, screen, found.node.model);
+  }
+  return forwardTurn(req, res, context, request, live, screen, found.reason);
+}
+
+function startSession(request: ResponsesRequest, namespace: string, values: ComputerSession['values']): { ok: true; value: ComputerSession } | { ok: false; reason: string } {
+  // The task: the messages before the first item that is not one (a client sends them first).
+  const firstOther = request.input.findIndex((item) => !('role' in item) || (item.type !== undefined && item.type !== 'message'));
+  const taskItems = request.input.slice(0, firstOther === -1 ? undefined : firstOther).filter((item) => item.role !== 'assistant');
+  const task = templateText(canonical({ instructions: request.body.instructions ?? null, items: taskItems }), values);
+  if (!task.ok) return { ok: false, reason: task.reason };
+  const shape = createHash('sha256')
+    .update(canonical({ computerUse: 1, model: request.body.model, form: request.form, display: request.display ?? null, environment: toolOf(request)?.environment ?? null }))
+    .digest('hex');
+  return { ok: true, value: { namespace, shape, form: request.form!, values, taskItems, levels: [task.value.text], done: [], masks: [] } };
+}
+
+function toolOf(request: ResponsesRequest): Json | undefined {
+  return ((request.body.tools as Json[] | undefined) ?? []).find((tool) => tool.type === 'computer_use_preview' || tool.type === 'computer');
+}
+
+type Found = { kind: 'serve'; nodeId: string; node: ComputerNode; action: ComputerAction } | { kind: 'miss'; reason: string };
+
+async function lookup(context: ComputerContext, session: ComputerSession, live: LiveScreen): Promise<Found> {
+  const found = await context.tree.lookup(session.namespace, keyOf(session));
+  if (found.kind === 'miss') return { kind: 'miss', reason: found.depth === 0 ? 'no task like this one is stored' : `the step after action ${found.depth - 1} is new here` };
+  const node = computerNodeOf(found.reply);
+  if (!node) return { kind: 'miss', reason: 'what is stored here is not a computer step' };
+  const choice = await chooseStep(node, live, session.values);
+  return choice.kind === 'serve' ? { kind: 'serve', nodeId: found.nodeId, node, action: choice.action } : choice;
+}
+
+function keyOf(session: ComputerSession): { shape: string; levels: string[]; used: Set<string> } {
+  return { shape: session.shape, levels: session.levels, used: new Set() };
+}
+
+/** The step to keep for an action the upstream answered, checked later on the screenshot it was answered on. */
+async function stepOf(session: ComputerSession, action: ComputerAction, screen: Screenshot | undefined, url: string | undefined, pendingSafetyChecks: number): Promise<ComputerStep | undefined> {
+  const templated = templateAction(action, session.values);
+  if (!templated.ok || kindOf(action) === undefined) return undefined;
+  const kind = kindOf(action);
+  const point = kind === 'pointed' ? pointOf(action) : kind === 'keyed' ? session.focus : undefined;
+  const crop = screen && point ? cropBoxAt(screen, point) : undefined;
+  const templatedUrl = url !== undefined ? templateText(url, session.values) : undefined;
+  return {
+    action: templated.value.template,
+    ...(screen ? { screen: { width: screen.width, height: screen.height } } : {}),
+    ...(screen && crop ? { crop: { box: crop, png: (await cropPng(screen, crop)).toString('base64') } } : {}),
+    ...(kind === 'keyed' && session.focus ? { focus: session.focus } : {}),
+    masks: [...session.masks],
+    ...(templatedUrl?.ok ? { url: templatedUrl.value.text } : {}),
+    pendingSafetyChecks,
+  };
+}
+
+/** Adds the step to the node at the session's point in the tree; the client has its answer whatever the store does. */
+async function keep(context: ComputerContext, session: ComputerSession, step: ComputerStep | undefined, model = 'unknown', usage = { promptTokens: 0, completionTokens: 0 }): Promise<void> {
+  if (!step) return context.log('miss: an action the proxy does not key, not kept');
+  try {
+    const key = keyOf(session);
+    const found = await context.tree.lookup(session.namespace, key);
+    const node = found.kind === 'hit' ? computerNodeOf(found.reply) : undefined;
+    const kept = await context.tree.store(session.namespace, key, toStoredReply(withStep(node, step, node?.model ?? model, usage)));
+    context.log(`miss: computer step kept at action ${session.levels.length - 1} (node ${kept})`);
+  } catch {
+    context.log('miss: the store could not keep the step');
+  }
+}
+
+/**
+ * Gives the client one computer call, under ids of the proxy's own, and moves the session past it:
+ * the action is a level of the tree from now on, a pointed one is where later keys go, and a
+ * typed one's field shows a value from now on (masked in later checks).
+ */
+function handOut(res: ServerResponse, body: Json, context: ComputerContext, session: ComputerSession, action: ComputerAction, upstream: UpstreamCall | undefined, checks: Json[], said: Said, screen: Screenshot | undefined, model?: string, extra: Json[] = []): void {
+  const templated = templateAction(action, session.values);
+  const kind = kindOf(action);
+  if (kind === 'keyed' && action.type === 'type' && screen && session.focus) session.masks.push(fieldAt(screen, session.focus));
+  if (kind === 'pointed') session.focus = pointOf(action);
+  session.levels = [...session.levels, templated.ok ? templated.value.level : canonical(action)];
+  session.done = [...session.done, describeAction(action)];
+  const pending: PendingCall = { callId: mintId('call'), checkIds: checks.map((check) => String(check.id)), ...(upstream ? { upstream } : {}) };
+  session.pending = pending;
+  const id = mintId('resp');
+  const output = [...extra, computerCall(session.form, { id: mintId('cu'), callId: pending.callId, action, checks })];
+  context.sessions.remember(id, session);
+  sendResponse(res, body, servedResponse(body, { id, model: model ?? String(body.model), output }), headersOf(said));
+}
+
+/** The upstream's checks the client acknowledged, from the ids it saw. */
+function acknowledgedChecks(pending: PendingCall | undefined, acknowledged: readonly string[]): Json[] {
+  const checks = pending?.upstream?.checks ?? [];
+  return checks.filter((check) => acknowledged.includes(check.ours)).map((check) => check.theirs);
+}
+
+async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: ComputerContext, request: ResponsesRequest, session: ComputerSession, screen: Screenshot | undefined, reason: string): Promise<void> {
+  const ask = upstreamRequest(request.body, session, request.screenshot);
+  const said: Said = { cache: 'miss', reason };
+  let answer;
+  try {
+    answer = await askUpstream(context.upstream, new URL(req.url ?? '/v1/responses', 'http://proxy').pathname, req.headers, ask);
+  } catch (error) {
+    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, headersOf(said));
+    throw error;
+  }
+  if (answer.status !== 200) {
+    // Passed on as it came, and nothing of it kept; the session still waits for the same call.
+    await relay(res, answer, headersOf(said));
+    return;
+  }
+  const text = Buffer.from(await new Response(answer.body).arrayBuffer()).toString('utf8');
+  const response = parseObject(text);
+  const output = Array.isArray(response?.output) ? (response.output as Json[]) : undefined;
+  if (!response || !output || typeof response.id !== 'string') return sendOpenAIError(res, 502, { type: 'upstream_error', message: 'the upstream answered with a body that is not a response', code: 'upstream_bad_response' }, headersOf(said));
+  context.log(`miss: computer step ${session.levels.length} forwarded (${ask.continued ? 'the upstream conversation goes on' : 'a new upstream conversation'}; ${reason})`);
+  const calls = output.filter((item) => item.type === 'computer_call');
+  const others = output.filter((item) => item.type !== 'computer_call' && item.type !== 'reasoning' && item.type !== 'message');
+  const reasoning = output.filter((item) => item.type === 'reasoning').map((item) => ({ ...item, id: mintId('rs') }));
+  const model = typeof response.model === 'string' ? response.model : String(request.body.model);
+  const usage = usageOf(response.usage);
+  if (calls.length === 1 && others.length === 0) {
+    const call = calls[0]!;
+    const actions = (Array.isArray(call.actions) ? call.actions : [call.action]).map(readAction);
+    const checks = (Array.isArray(call.pending_safety_checks) ? (call.pending_safety_checks as Json[]) : []).map((theirs) => ({ ours: mintId('cu_sc'), theirs }));
+    if (actions.length > 0 && actions.every((action) => action.ok)) {
+      const [first, ...rest] = actions.map((action) => (action as { ok: true; value: ComputerAction }).value);
+      const step = await stepOf(session, first!, screen, request.screenshot?.currentUrl, checks.length);
+      await keep(context, session, step, model, usage);
+      const upstream: UpstreamCall = { responseId: response.id, callId: String(call.call_id), checks, acknowledged: [], rest, chained: request.body.store !== false };
+      return handOut(res, request.body, context, session, first!, upstream, checks.map((check) => ({ ...check.theirs, id: check.ours })), said, screen, model, reasoning);
+    }
+  }
+  // A final message (never kept: it may report what the page showed), or an answer the proxy does
+  // not key (several calls, a function call): the session ends, and the client gets the upstream's
+  // response under the upstream's own ids, so whatever it sends next goes on with the upstream.
+  session.pending = undefined;
+  sendResponse(res, request.body, { ...response, previous_response_id: request.body.previous_response_id ?? null }, headersOf(said));
+}
+
+async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ComputerContext, reason: string): Promise<void> {
+  const said: Said = { cache: 'bypass', reason };
+  try {
+    const answer = await forward(context.upstream, req.method ?? 'POST', req.url ?? '/', req.headers, raw);
+    await relay(res, answer, headersOf(said));
+  } catch (error) {
+    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, headersOf(said));
+    throw error;
+  }
+}
+
+function headersOf(said: Said): Record<string, string> {
+  return { 'rote-cache': said.cache, ...(said.reason ? { 'rote-reason': said.reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300) } : {}), ...(said.node ? { 'rote-node': said.node } : {}) };
+}
+
+function usageOf(usage: unknown): { promptTokens: number; completionTokens: number } {
+  const read = (usage ?? {}) as { input_tokens?: unknown; output_tokens?: unknown };
+  return { promptTokens: typeof read.input_tokens === 'number' ? read.input_tokens : 0, completionTokens: typeof read.output_tokens === 'number' ? read.output_tokens : 0 };
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function parseObject(text: string): Json | undefined {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,163 @@
+import pixelmatch from 'pixelmatch';
+import sharp from 'sharp';
+import type { Box, Point } from '../checks/geometry.js';
+import { intersect } from '../checks/geometry.js';
+
+/**
+ * What the computer-use proxy sees of a page: the screenshot an agent sent, decoded in memory and
+ * never kept whole. A served step is checked by the crop around the point it acts on, compared
+ * with the crop recorded there, with the regions that show typed values masked in both.
+ *
+ * There is no accessibility tree behind a screenshot, so the crop is wide and the threshold
+ * strict (see docs/proxy.md, "Computer use: the check"): wide enough to hold a field's label
+ * beside or above it, and strict enough that a label's one word changed is a miss.
+ */
+export type Screenshot = { width: number; height: number; /** RGBA, row by row. */ pixels: Buffer };
+
+/** The crop around a point: wide enough to hold a label left of a field, high enough for one above it. */
+export const CROP_WIDTH = 480;
+export const CROP_HEIGHT = 96;
+/** Per pixel, pixelmatch's colour distance (0 to 1) under which two pixels are the same. */
+export const PIXEL_THRESHOLD = 0.1;
+/** How many pixels of a crop may differ (not counting anti-aliasing) and still be the recorded look. */
+export const MAX_DIFFERING_PIXELS = 12;
+
+const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
+
+/** The screenshot of a data URL, or undefined when it is not an image sharp can read. */
+export async function decodeScreenshot(dataUrl: string): Promise<Screenshot | undefined> {
+  const match = DATA_URL.exec(dataUrl);
+  if (!match) return undefined;
+  try {
+    const { data, info } = await sharp(Buffer.from(dataUrl.slice(match[0].length), 'base64'))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, pixels: data };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The crop's box around a point, inside the screenshot (smaller only where the screenshot is). */
+export function cropBoxAt(screen: { width: number; height: number }, point: Point): Box {
+  const width = Math.min(CROP_WIDTH, screen.width);
+  const height = Math.min(CROP_HEIGHT, screen.height);
+  const x = clamp(Math.round(point.x - width / 2), 0, screen.width - width);
+  const y = clamp(Math.round(point.y - height / 2), 0, screen.height - height);
+  return { x, y, width, height };
+}
+
+/** The crop at this box as PNG bytes (what a step keeps). */
+export function cropPng(screen: Screenshot, box: Box): Promise<Buffer> {
+  return sharp(cut(screen, box), { raw: { width: box.width, height: box.height, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * Does the screenshot show, at the box, what the recorded crop shows? Masks are screenshot boxes
+ * that show typed values: blanked in both. A reason when it does not, undefined when it does.
+ */
+export async function compareCrop(recordedPng: Buffer, screen: Screenshot, box: Box, masks: readonly Box[]): Promise<{ differing: number; reason?: string }> {
+  const { data: expected, info } = await sharp(recordedPng).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  if (info.width !== box.width || info.height !== box.height) return { differing: box.width * box.height, reason: `the recorded crop is ${info.width}x${info.height}, not ${box.width}x${box.height}` };
+  const actual = cut(screen, box);
+  for (const mask of masks) {
+    const inside = intersect(mask, box);
+    if (inside) for (const pixels of [expected, actual]) blank(pixels, box.width, { ...inside, x: inside.x - box.x, y: inside.y - box.y });
+  }
+  const differing = pixelmatch(expected, actual, undefined, box.width, box.height, { threshold: PIXEL_THRESHOLD });
+  if (differing <= MAX_DIFFERING_PIXELS) return { differing };
+  return { differing, reason: `${differing} pixels around the step's point differ from the recording (at most ${MAX_DIFFERING_PIXELS} may)` };
+}
+
+/**
+ * The inside of the field at a point, read from the screenshot: the widest run of the point's own
+ * colour across the rows and columns around it (the rows through a placeholder's letters are
+ * short, those above and below them are not). What is typed there next shows inside it, so it is
+ * masked in later checks; a point on no plain area gives a box of a few pixels.
+ */
+export function fieldAt(screen: Screenshot, point: Point): Box {
+  const seed = plainestNear(screen, clamp(Math.round(point.x), 0, screen.width - 1), clamp(Math.round(point.y), 0, screen.height - 1));
+  const colour = pixelAt(screen, seed.x, seed.y);
+  const same = (x: number, y: number) => sameColour(pixelAt(screen, x, y), colour);
+  let left = seed.x;
+  let right = seed.x;
+  let top = seed.y;
+  let bottom = seed.y;
+  // Rows joined to the seed by its colour down its own column: the same field, not the one below.
+  for (const step of [-1, 1]) {
+    for (let y = seed.y; y >= 0 && y < screen.height && Math.abs(y - seed.y) <= FIELD_REACH_Y && same(seed.x, y); y += step) {
+      let x = seed.x;
+      while (x > 0 && seed.x - x < FIELD_REACH_X && same(x - 1, y)) x--;
+      left = Math.min(left, x);
+      x = seed.x;
+      while (x < screen.width - 1 && x - seed.x < FIELD_REACH_X && same(x + 1, y)) x++;
+      right = Math.max(right, x);
+    }
+  }
+  for (let x = left; x <= right; x += 2) {
+    if (!same(x, seed.y)) continue;
+    let y = seed.y;
+    while (y > 0 && seed.y - y < FIELD_REACH_Y && same(x, y - 1)) y--;
+    top = Math.min(top, y);
+    y = seed.y;
+    while (y < screen.height - 1 && y - seed.y < FIELD_REACH_Y && same(x, y + 1)) y++;
+    bottom = Math.max(bottom, y);
+  }
+  return { x: left, y: top, width: right - left + 1, height: bottom - top + 1 };
+}
+
+/**
+ * The pixel nearest the point whose colour is the commonest around it: a point on a placeholder's
+ * letters is moved to the field's background beside them.
+ */
+function plainestNear(screen: Screenshot, px: number, py: number): Point {
+  const counts = new Map<string, number>();
+  const around: { x: number; y: number; key: string }[] = [];
+  for (let y = Math.max(0, py - SEED_REACH); y <= Math.min(screen.height - 1, py + SEED_REACH); y++) {
+    for (let x = Math.max(0, px - SEED_REACH); x <= Math.min(screen.width - 1, px + SEED_REACH); x++) {
+      const key = pixelAt(screen, x, y).join(',');
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      around.push({ x, y, key });
+    }
+  }
+  const commonest = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+  const candidates = around.filter((at) => at.key === commonest);
+  return candidates.sort((a, b) => Math.hypot(a.x - px, a.y - py) - Math.hypot(b.x - px, b.y - py))[0]!;
+}
+
+const SEED_REACH = 7;
+/** How far from its point a field's inside is looked for. */
+const FIELD_REACH_X = 800;
+const FIELD_REACH_Y = 120;
+/** Per channel: a field's background drawn again (anti-aliasing at its edge is not its background). */
+const SAME_COLOUR = 6;
+
+function pixelAt(screen: Screenshot, x: number, y: number): [number, number, number] {
+  const at = (y * screen.width + x) * 4;
+  return [screen.pixels[at]!, screen.pixels[at + 1]!, screen.pixels[at + 2]!];
+}
+
+function sameColour(a: readonly number[], b: readonly number[]): boolean {
+  return Math.abs(a[0]! - b[0]!) <= SAME_COLOUR && Math.abs(a[1]! - b[1]!) <= SAME_COLOUR && Math.abs(a[2]! - b[2]!) <= SAME_COLOUR;
+}
+
+/** The RGBA pixels of a box of the screenshot. */
+function cut(screen: Screenshot, box: Box): Buffer {
+  const out = Buffer.alloc(box.width * box.height * 4);
+  for (let row = 0; row < box.height; row++) {
+    const from = ((box.y + row) * screen.width + box.x) * 4;
+    screen.pixels.copy(out, row * box.width * 4, from, from + box.width * 4);
+  }
+  return out;
+}
+
+function blank(pixels: Buffer, width: number, box: Box): void {
+  for (let y = box.y; y < box.y + box.height; y++) pixels.fill(0x80, (y * width + box.x) * 4, (y * width + box.x + box.width) * 4);
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.max(low, Math.min(high, value));
+}
