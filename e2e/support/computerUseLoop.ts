@@ -20,6 +20,8 @@ export type LoopResult = {
   answer: string;
   /** The responses as the client got them. */
   responses: OpenAI.Responses.Response[];
+  /** The screenshots the client sent, as PNG bytes. */
+  screenshots: Buffer[];
 };
 
 export const DISPLAY = { width: 1024, height: 640 };
@@ -48,20 +50,23 @@ export async function computerUseLoop(proxyUrl: string, apiKey: string, page: Pa
   const history: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: options.task }];
   const actions: Record<string, unknown>[] = [];
   const responses: OpenAI.Responses.Response[] = [];
+  const screenshots: Buffer[] = [];
   let response = await ask({ input: history });
   for (let turn = 0; turn < (options.maxTurns ?? 30); turn++) {
     responses.push(response);
     const call = response.output.find((item): item is OpenAI.Responses.ResponseComputerToolCall => item.type === 'computer_call');
-    if (!call) return { caches, reasons, actions, answer: response.output_text, responses };
+    if (!call) return { caches, reasons, actions, answer: response.output_text, responses, screenshots };
     const batch = ((call as unknown as { actions?: Record<string, unknown>[] }).actions ?? [call.action]) as Record<string, unknown>[];
     for (const action of batch) {
       await act(page, action);
       actions.push(action);
     }
+    const screenshot = await page.screenshot();
+    screenshots.push(screenshot);
     const output: OpenAI.Responses.ResponseInputItem = {
       type: 'computer_call_output',
       call_id: call.call_id,
-      output: { type: 'computer_screenshot', image_url: `data:image/png;base64,${(await page.screenshot()).toString('base64')}` },
+      output: { type: 'computer_screenshot', image_url: `data:image/png;base64,${screenshot.toString('base64')}` },
       acknowledged_safety_checks: call.pending_safety_checks.map((check) => ({ id: check.id, code: check.code ?? null, message: check.message ?? null })),
       current_url: page.url(),
     } as OpenAI.Responses.ResponseInputItem;

@@ -1,0 +1,93 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { cli, startCli } from './support/cliProcess.js';
+import { computerUseLoop, DISPLAY } from './support/computerUseLoop.js';
+import { formBrain, startFormSite, taskOf } from './support/computerUseForm.js';
+import { startFakeOpenAI } from './support/fakeOpenAI.js';
+
+/**
+ * `rote proxy` run as a user runs it, with its store on disk: a computer-use agent's steps are kept
+ * as crops, never as the screenshots the agent sent, and the key never reaches a byte of the
+ * store, its WAL, the log or a report.
+ */
+const KEY = 'sk-proxy-computer-5d0c2e8a41f7b396';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function filesUnder(dir: string): [string, Buffer][] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .map((path) => [path, readFileSync(path)]);
+}
+
+/** Pieces of a PNG's compressed pixels (past its header, which every PNG of one size shares), as bytes and as base64. */
+function piecesOf(png: Buffer): Buffer[] {
+  const middle = png.subarray(Math.floor(png.length / 2), Math.floor(png.length / 2) + 48);
+  return [middle, Buffer.from(png.toString('base64').slice(Math.floor((png.length * 4) / 6), Math.floor((png.length * 4) / 6) + 64))];
+}
+
+test.use({ viewport: DISPLAY });
+
+test('rote proxy with a store: a computer-use task is served from it after a restart, and neither the key nor a screenshot is in the store, its WAL, the log or a report', async ({ page }) => {
+  test.setTimeout(120_000);
+  const site = await startFormSite(() => 'plain');
+  const upstream = await startFakeOpenAI({ brain: formBrain(page) });
+  const dir = mkdtempSync(join(tmpdir(), 'rote-proxy-computer-'));
+  const store = join(dir, 'rote.db');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const start = async () => {
+    const proxy = startCli(['proxy', '--upstream', upstream.baseURL, '--port', String(port), '--store', store]);
+    await proxy.waitFor(/Ctrl\+C stops it/);
+    return proxy;
+  };
+  const run = async (values: { first: string; last: string; email: string }) => {
+    await page.goto(site.origin);
+    return computerUseLoop(url, KEY, page, { task: taskOf(values), params: values, form: 'preview', style: 'previous' });
+  };
+  try {
+    let proxy = await start();
+    const first = await run({ first: 'Ada', last: 'Lovelace', email: 'ada@example.com' });
+    expect(first.caches.every((cache) => cache === 'miss')).toBe(true);
+    proxy.child.kill('SIGINT');
+    expect(await proxy.exited()).toBe(0);
+    const log = proxy.output;
+
+    proxy = await start();
+    const calls = upstream.requests.length;
+    const second = await run({ first: 'Joan', last: "O'Neil", email: 'joan@example.org' });
+    expect(second.caches.slice(0, -1).every((cache) => cache === 'hit'), JSON.stringify(second.reasons)).toBe(true);
+    expect(upstream.requests.length - calls).toBe(1);
+    const running = filesUnder(dir);
+    expect(running.map(([path]) => path)).toContain(`${store}-wal`);
+    proxy.child.kill('SIGINT');
+    expect(await proxy.exited()).toBe(0);
+
+    const stats = JSON.parse((await cli(['stats', '--store', store, '--json'])).stdout.trim().split('\n').at(-1)!) as { proxy: { hits: number } };
+    expect(stats.proxy.hits).toBe(second.caches.length - 1);
+    expect((await cli(['report', '--store', store, '--out', join(dir, 'report')])).code).toBe(0);
+
+    const screenshots = [...first.screenshots, ...second.screenshots];
+    expect(screenshots.length).toBeGreaterThan(10);
+    for (const [path, bytes] of [...running, ...filesUnder(dir)]) {
+      expect(bytes.includes(KEY), path).toBe(false);
+      for (const screenshot of screenshots) for (const piece of piecesOf(screenshot)) expect(bytes.includes(piece), `${path} holds a screenshot`).toBe(false);
+    }
+    expect(`${log}${proxy.output}`).not.toContain(KEY);
+    expect(`${log}${proxy.output}`).toMatch(/hit: computer step \d+ from the tree/);
+  } finally {
+    await upstream.close();
+    await site.close();
+  }
+});
