@@ -1,0 +1,53 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { compareCrop, cropBoxAt, cropPng, decodeScreenshot, fieldAt, MAX_DIFFERING_PIXELS, type Screenshot } from './screenshotCrop.js';
+
+/** A grey page with a white field (x 100..299, y 40..69) and a dark label block left of it. */
+function page(options: { label?: boolean; typed?: number; placeholder?: boolean } = {}): Screenshot {
+  const width = 640;
+  const height = 200;
+  const pixels = Buffer.alloc(width * height * 4, 0xdd);
+  const paint = (x0: number, y0: number, w: number, h: number, value: number) => {
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) pixels.fill(value, (y * width + x) * 4, (y * width + x) * 4 + 3);
+  };
+  paint(99, 39, 202, 32, 0x80);
+  paint(100, 40, 200, 30, 0xff);
+  if (options.label !== false) paint(20, 50, 60, 10, 0x20);
+  if (options.typed) paint(104, 48, options.typed, 14, 0x10);
+  // A placeholder's letters: thin grey strokes.
+  if (options.placeholder) for (let x = 104; x < 224; x += 4) paint(x, 48, 1, 14, 0x99);
+  for (let at = 3; at < pixels.length; at += 4) pixels[at] = 0xff;
+  return { width, height, pixels };
+}
+
+describe('the crop check of a computer-use step', () => {
+  it('reads a data URL, and refuses what is not an image', async () => {
+    const png = await sharp(page().pixels, { raw: { width: 640, height: 200, channels: 4 } }).png().toBuffer();
+    expect(await decodeScreenshot(`data:image/png;base64,${png.toString('base64')}`)).toMatchObject({ width: 640, height: 200 });
+    expect(await decodeScreenshot('data:image/png;base64,AAAA')).toBeUndefined();
+    expect(await decodeScreenshot('https://example.com/shot.png')).toBeUndefined();
+  });
+
+  it('passes the same look, and fails a label changed beside the point', async () => {
+    const box = cropBoxAt(page(), { x: 200, y: 55 });
+    expect(box).toEqual({ x: 0, y: 7, width: 480, height: 96 });
+    const recorded = await cropPng(page(), box);
+    expect((await compareCrop(recorded, page(), box, [])).reason).toBeUndefined();
+    const changed = await compareCrop(recorded, page({ label: false }), box, []);
+    expect(changed.differing).toBeGreaterThan(MAX_DIFFERING_PIXELS);
+    expect(changed.reason).toMatch(/600 pixels around the step's point differ/);
+  });
+
+  it("finds a field's inside from a point in it, and masks another value typed there", async () => {
+    const field = fieldAt(page(), { x: 200, y: 55 });
+    expect(field).toEqual({ x: 100, y: 40, width: 200, height: 30 });
+    // A point on a placeholder's letters starts from the background beside them.
+    expect(fieldAt(page({ placeholder: true }), { x: 152, y: 55 })).toEqual({ x: 100, y: 40, width: 200, height: 30 });
+    const box = cropBoxAt(page(), { x: 200, y: 55 });
+    const recorded = await cropPng(page({ typed: 40 }), box);
+    expect((await compareCrop(recorded, page({ typed: 150 }), box, [])).reason).toBeDefined();
+    expect((await compareCrop(recorded, page({ typed: 150 }), box, [field])).reason).toBeUndefined();
+    // The mask hides the field's inside only: the label beside it is still checked.
+    expect((await compareCrop(recorded, page({ typed: 150, label: false }), box, [field])).reason).toBeDefined();
+  });
+});
