@@ -9,7 +9,16 @@ import type { Page } from 'playwright';
  */
 export type ToolForm = 'preview' | 'batch';
 export type ClientStyle = 'full' | 'previous';
-export type LoopOptions = { task: string; params: Record<string, string>; form: ToolForm; style: ClientStyle; stream?: boolean; maxTurns?: number };
+export type LoopOptions = {
+  task: string;
+  params: Record<string, string>;
+  form: ToolForm;
+  style: ClientStyle;
+  stream?: boolean;
+  maxTurns?: number;
+  /** Called before each action is done, with the Rote-Cache of the answer that carried it (a probe judges served actions here). */
+  beforeAction?: (action: Record<string, unknown>, cache: string) => Promise<void>;
+};
 export type LoopResult = {
   /** Rote-Cache of each answer, in order. */
   caches: string[];
@@ -58,6 +67,7 @@ export async function computerUseLoop(proxyUrl: string, apiKey: string, page: Pa
     if (!call) return { caches, reasons, actions, answer: response.output_text, responses, screenshots };
     const batch = ((call as unknown as { actions?: Record<string, unknown>[] }).actions ?? [call.action]) as Record<string, unknown>[];
     for (const action of batch) {
+      await options.beforeAction?.(action, caches.at(-1) ?? '');
       await act(page, action);
       actions.push(action);
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Box, Point } from '../checks/geometry.js';
 import { canonical, kindOf, pointOf, renderAction, type ComputerAction } from './computerActions.js';
@@ -28,6 +29,15 @@ export type ComputerStep = {
   /** current_url, values templated. */
   url?: string;
   pendingSafetyChecks: number;
+  /** A hash of each declared value when the step was recorded. */
+  values?: Record<string, string>;
+  /**
+   * Set once a path through the step was followed to the agent's final message: only then is it
+   * known which of the task's values the path never types (chosen by clicks: an option, a row, a
+   * radio), and a step is served only with those values as recorded.
+   */
+  completed?: boolean;
+  untyped?: string[];
 };
 
 export type ComputerNode = { model: string; steps: ComputerStep[]; usage: StoredReply['usage'] };
@@ -46,6 +56,9 @@ const stepSchema = z.object({
   masks: z.array(box),
   url: z.string().optional(),
   pendingSafetyChecks: z.number(),
+  values: z.record(z.string(), z.string()).optional(),
+  completed: z.boolean().optional(),
+  untyped: z.array(z.string()).optional(),
 });
 const stepsSchema = z.object({ steps: z.array(stepSchema) });
 
@@ -113,6 +126,11 @@ async function checkStep(step: ComputerStep, live: LiveScreen, values: DeclaredV
   const kind = kindOf(step.action);
   if (kind === undefined) return `the recorded action "${step.action.type}" is not one the proxy serves`;
   if (kind === 'harmless') return undefined;
+  if (step.completed !== true) return 'the step is on no path followed to its end yet: which values its clicks choose is not known';
+  for (const name of step.untyped ?? []) {
+    const value = values.get(name);
+    if (value === undefined || valueHash(value) !== step.values?.[name]) return `parameter "${name}" is never typed on the recorded path (clicks chose it) and its value is not the recorded one: the recorded clicks would choose the recorded value`;
+  }
   if (!live.screen) return 'the request carries no screenshot to check the step on';
   if (!step.screen || !step.crop) return 'the step was recorded with no screenshot to check it against';
   if (live.screen.width !== step.screen.width || live.screen.height !== step.screen.height) return `the screenshot is ${live.screen.width}x${live.screen.height}, recorded ${step.screen.width}x${step.screen.height}`;
@@ -129,4 +147,14 @@ async function checkStep(step: ComputerStep, live: LiveScreen, values: DeclaredV
   }
   const compared = await compareCrop(Buffer.from(step.crop.png, 'base64'), live.screen, step.crop.box, [...step.masks, ...live.masks]);
   return compared.reason;
+}
+
+/** A declared value as a step keeps it: never the value itself. */
+export function valueHash(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 32);
+}
+
+/** The hashes of a run's declared values. */
+export function valueHashes(values: DeclaredValues): Record<string, string> {
+  return Object.fromEntries([...values].map(([name, value]) => [name, valueHash(value)]));
 }

@@ -4,8 +4,8 @@ import type { ChatContext } from './chatCompletions.js';
 import { canonical, describeAction, kindOf, pointOf, readAction, templateAction, type ComputerAction } from './computerActions.js';
 import { askUpstream, upstreamRequest } from './computerUpstream.js';
 import { isOwnId, mintId, type ComputerSession, type ComputerSessions, type PendingCall, type UpstreamCall } from './computerSessions.js';
-import { chooseStep, computerNodeOf, toStoredReply, withStep, type ComputerNode, type ComputerStep, type LiveScreen } from './computerStep.js';
-import { ambiguity, parseDeclaredValues, templateText } from './declaredValues.js';
+import { chooseStep, computerNodeOf, toStoredReply, valueHashes, withStep, type ComputerNode, type ComputerStep, type LiveScreen } from './computerStep.js';
+import { ambiguity, namesIn, parseDeclaredValues, templateText } from './declaredValues.js';
 import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
 import type { ResponsesRequest } from './responsesRequest.js';
@@ -114,7 +114,33 @@ async function stepOf(session: ComputerSession, action: ComputerAction, screen: 
     masks: [...session.masks],
     ...(templatedUrl?.ok ? { url: templatedUrl.value.text } : {}),
     pendingSafetyChecks,
+    values: valueHashes(session.values),
   };
+}
+
+/**
+ * The agent's model gave its final message: the session's path was followed to its end. Each step
+ * on it is marked so, with the task's values the path never types (its clicks chose them).
+ */
+async function markCompleted(context: ComputerContext, session: ComputerSession): Promise<void> {
+  const typed = new Set<string>();
+  for (const level of session.levels.slice(1)) {
+    const action = JSON.parse(level) as ComputerAction;
+    if (action.type === 'type') for (const name of namesIn(String(action.text))) typed.add(name);
+  }
+  const untyped = [...namesIn(session.levels[0]!)].filter((name) => !typed.has(name));
+  try {
+    for (let at = 1; at < session.levels.length; at++) {
+      const key = { shape: session.shape, levels: session.levels.slice(0, at), used: new Set<string>() };
+      const found = await context.tree.lookup(session.namespace, key);
+      const node = found.kind === 'hit' ? computerNodeOf(found.reply) : undefined;
+      if (!node) continue;
+      const steps = node.steps.map((step) => (canonical(step.action) === session.levels[at] ? { ...step, completed: true, untyped: [...new Set([...(step.untyped ?? []), ...untyped])] } : step));
+      await context.tree.store(session.namespace, key, toStoredReply({ ...node, steps }));
+    }
+  } catch {
+    context.log('final: the store could not mark the path followed to its end');
+  }
 }
 
 /** Adds the step to the node at the session's point in the tree; the client has its answer whatever the store does. */
@@ -199,6 +225,7 @@ async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: C
   // response under the upstream's own ids, so whatever it sends next goes on with the upstream.
   session.pending = undefined;
   sendResponse(res, request.body, { ...response, previous_response_id: request.body.previous_response_id ?? null }, headersOf(said));
+  if (calls.length === 0 && others.length === 0) await markCompleted(context, session);
 }
 
 async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ComputerContext, reason: string): Promise<void> {
