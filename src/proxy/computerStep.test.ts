@@ -3,9 +3,17 @@ import { templateAction } from './computerActions.js';
 import { chooseStep, valueHash, type ComputerNode, type ComputerStep } from './computerStep.js';
 import { cropBoxAt, cropPng, type Screenshot } from './screenshotCrop.js';
 
-function plainScreen(shade = 0xee): Screenshot {
-  const pixels = Buffer.alloc(400 * 200 * 4, shade);
-  for (let at = 3; at < pixels.length; at += 4) pixels[at] = 0xff;
+/** A screen whose every region is its own (a gradient), so no crop of it shows elsewhere; `shade` shifts its colours. */
+function plainScreen(shade = 0): Screenshot {
+  const pixels = Buffer.alloc(400 * 200 * 4, 0xff);
+  for (let y = 0; y < 200; y++) {
+    for (let x = 0; x < 400; x++) {
+      const at = (y * 400 + x) * 4;
+      pixels[at] = (x + shade) & 0xff;
+      pixels[at + 1] = y;
+      pixels[at + 2] = (x >> 8) * 100;
+    }
+  }
   return { width: 400, height: 200, pixels };
 }
 
@@ -37,7 +45,7 @@ describe('which stored computer step a screenshot may be served', () => {
     const other = { ...(await clickStep(plainScreen(), {})), action: { type: 'click', button: 'left', x: 101, y: 100 } };
     expect(await chooseStep(node(await clickStep(plainScreen(), {}), other), { screen: plainScreen(), masks: [] }, new Map())).toMatchObject({ kind: 'miss', reason: expect.stringContaining('nothing recorded tells them apart') });
     // One whose crop no longer matches is not a rival.
-    expect(await chooseStep(node(await clickStep(plainScreen(0x30), {}), other), { screen: plainScreen(), masks: [] }, new Map())).toMatchObject({ kind: 'serve', action: { x: 101 } });
+    expect(await chooseStep(node(await clickStep(plainScreen(0x60), {}), other), { screen: plainScreen(), masks: [] }, new Map())).toMatchObject({ kind: 'serve', action: { x: 101 } });
   });
 
   it('sends keys only where they went when recorded, and a screenshot of the recorded size', async () => {
@@ -46,6 +54,9 @@ describe('which stored computer step a screenshot may be served', () => {
     expect(await chooseStep(node(step), { screen: plainScreen(), focus: { x: 100, y: 100 }, masks: [] }, new Map([['first', 'Jo']]))).toMatchObject({ kind: 'serve', action: { type: 'type', text: 'Jo' } });
     expect(await chooseStep(node(step), { screen: plainScreen(), focus: { x: 100, y: 140 }, masks: [] }, new Map([['first', 'Jo']]))).toMatchObject({ kind: 'miss' });
     const small = { width: 300, height: 200, pixels: Buffer.alloc(300 * 200 * 4, 0xee) };
+    // A blank screen's crop shows everywhere: it proves nothing.
+    const blank = { width: 400, height: 200, pixels: Buffer.alloc(400 * 200 * 4, 0xee) };
+    expect(await chooseStep(node(await clickStep(blank, {})), { screen: blank, masks: [] }, new Map())).toMatchObject({ kind: 'miss', reason: expect.stringContaining('elsewhere') });
     expect(await chooseStep(node(await clickStep(plainScreen(), {})), { screen: small, masks: [] }, new Map())).toMatchObject({ kind: 'miss', reason: 'the screenshot is 300x200, recorded 400x200' });
   });
 });

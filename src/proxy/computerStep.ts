@@ -4,7 +4,7 @@ import type { Box, Point } from '../checks/geometry.js';
 import { canonical, kindOf, pointOf, renderAction, type ComputerAction } from './computerActions.js';
 import type { StoredReply } from './chatReply.js';
 import { templateText, type DeclaredValues } from './declaredValues.js';
-import { compareCrop, type Screenshot } from './screenshotCrop.js';
+import { compareCrop, cropFoundElsewhere, type Screenshot } from './screenshotCrop.js';
 
 /**
  * A computer-use step as the proxy's tree keeps it: the action the agent's model answered at one
@@ -38,6 +38,8 @@ export type ComputerStep = {
    */
   completed?: boolean;
   untyped?: string[];
+  /** The crop showed elsewhere in its own screenshot too (repeated content): it proves nothing, and the step is never served. */
+  lookAlike?: boolean;
 };
 
 export type ComputerNode = { model: string; steps: ComputerStep[]; usage: StoredReply['usage'] };
@@ -59,6 +61,7 @@ const stepSchema = z.object({
   values: z.record(z.string(), z.string()).optional(),
   completed: z.boolean().optional(),
   untyped: z.array(z.string()).optional(),
+  lookAlike: z.boolean().optional(),
 });
 const stepsSchema = z.object({ steps: z.array(stepSchema) });
 
@@ -145,8 +148,12 @@ async function checkStep(step: ComputerStep, live: LiveScreen, values: DeclaredV
     const point = pointOf(step.action);
     if (!point) return 'the recorded action has no point';
   }
+  if (step.lookAlike) return 'the recorded crop shows elsewhere in its own screenshot too: nothing in it tells the target from another';
   const compared = await compareCrop(Buffer.from(step.crop.png, 'base64'), live.screen, step.crop.box, [...step.masks, ...live.masks]);
-  return compared.reason;
+  if (compared.reason) return compared.reason;
+  // The recorded look at the point, and the same look somewhere else now: which one is the target cannot be told.
+  if (cropFoundElsewhere(live.screen, step.crop.box)) return 'what the crop shows is on the screen elsewhere too: nothing in it tells the target from another';
+  return undefined;
 }
 
 /** A declared value as a step keeps it: never the value itself. */

@@ -10,7 +10,7 @@ import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
 import type { ResponsesRequest } from './responsesRequest.js';
 import { computerCall, sendResponse, servedResponse } from './responsesWire.js';
-import { cropBoxAt, cropPng, decodeScreenshot, fieldAt, type Screenshot } from './screenshotCrop.js';
+import { cropBoxAt, cropFoundElsewhere, cropPng, decodeScreenshot, fieldAt, type Screenshot } from './screenshotCrop.js';
 import { forward, relay, UpstreamUnreachable } from './upstream.js';
 
 /**
@@ -115,6 +115,7 @@ async function stepOf(session: ComputerSession, action: ComputerAction, screen: 
     ...(templatedUrl?.ok ? { url: templatedUrl.value.text } : {}),
     pendingSafetyChecks,
     values: valueHashes(session.values),
+    ...(screen && crop && cropFoundElsewhere(screen, crop) ? { lookAlike: true } : {}),
   };
 }
 

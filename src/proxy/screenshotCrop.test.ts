@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { compareCrop, cropBoxAt, cropPng, decodeScreenshot, fieldAt, MAX_DIFFERING_PIXELS, type Screenshot } from './screenshotCrop.js';
+import { compareCrop, cropBoxAt, cropFoundElsewhere, cropPng, decodeScreenshot, fieldAt, MAX_DIFFERING_PIXELS, type Screenshot } from './screenshotCrop.js';
 
 /** A grey page with a white field (x 100..299, y 40..69) and a dark label block left of it. */
 function page(options: { label?: boolean; typed?: number; placeholder?: boolean } = {}): Screenshot {
@@ -49,5 +49,29 @@ describe('the crop check of a computer-use step', () => {
     expect((await compareCrop(recorded, page({ typed: 150 }), box, [field])).reason).toBeUndefined();
     // The mask hides the field's inside only: the label beside it is still checked.
     expect((await compareCrop(recorded, page({ typed: 150, label: false }), box, [field])).reason).toBeDefined();
+  });
+
+  it('finds a crop that shows again elsewhere (repeated rows, a blank region), and only then', () => {
+    // Two identical rows 100 px apart: a label block and a field each.
+    const width = 800;
+    const height = 400;
+    const pixels = Buffer.alloc(width * height * 4, 0xdd);
+    const paint = (x0: number, y0: number, w: number, h: number, value: number) => {
+      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) pixels.fill(value, (y * width + x) * 4, (y * width + x) * 4 + 3);
+    };
+    for (const top of [60, 260]) {
+      paint(20, top + 10, 60, 10, 0x20);
+      paint(100, top, 200, 30, 0xff);
+    }
+    const screen = { width, height, pixels };
+    const row = cropBoxAt(screen, { x: 200, y: 75 });
+    expect(cropFoundElsewhere(screen, row)).toBe(true);
+    // One pixel of the second row's label changed: the first row is itself alone again.
+    paint(21, 271, 1, 1, 0x90);
+    expect(cropFoundElsewhere(screen, row)).toBe(false);
+    // A blank corner shows everywhere.
+    expect(cropFoundElsewhere(screen, { x: 500, y: 300, width: 200, height: 60 })).toBe(true);
+    // A whole-screen crop has nowhere else to be.
+    expect(cropFoundElsewhere(screen, { x: 0, y: 0, width, height })).toBe(false);
   });
 });

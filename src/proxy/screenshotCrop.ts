@@ -161,3 +161,57 @@ function blank(pixels: Buffer, width: number, box: Box): void {
 function clamp(value: number, low: number, high: number): number {
   return Math.max(low, Math.min(high, value));
 }
+
+/**
+ * Whether the pixels of the box show again, exactly, somewhere else in the screenshot: repeated
+ * content (rows with identical buttons, a blank region) where the crop cannot tell its target from
+ * another, so a step checked by it is never served. Row by row with a rolling hash of each row's
+ * run of box.width pixels (mod 2^32), anchored on the crop's rarest row; a hash match is confirmed
+ * pixel by pixel.
+ */
+export function cropFoundElsewhere(screen: Screenshot, box: Box): boolean {
+  const { width, height } = screen;
+  const span = width - box.width + 1;
+  if (span <= 0 || box.height > height) return false;
+  const rows = new Uint32Array(span * height);
+  let power = 1;
+  for (let i = 1; i < box.width; i++) power = Math.imul(power, HASH_BASE) >>> 0;
+  for (let y = 0; y < height; y++) {
+    let hash = 0;
+    for (let x = 0; x < box.width; x++) hash = (Math.imul(hash, HASH_BASE) + rgbAt(screen, x, y)) >>> 0;
+    rows[y * span] = hash;
+    for (let x = 1; x < span; x++) {
+      hash = (Math.imul((hash - Math.imul(rgbAt(screen, x - 1, y), power)) >>> 0, HASH_BASE) + rgbAt(screen, x + box.width - 1, y)) >>> 0;
+      rows[y * span + x] = hash;
+    }
+  }
+  const own = Array.from({ length: box.height }, (_, row) => rows[(box.y + row) * span + box.x]!);
+  const counts = new Map<number, number>(own.map((hash) => [hash, 0]));
+  for (const hash of rows) if (counts.has(hash)) counts.set(hash, counts.get(hash)! + 1);
+  const anchor = own.reduce((best, hash, row) => (counts.get(hash)! < counts.get(own[best]!)! ? row : best), 0);
+  for (let y = anchor; y <= height - box.height + anchor; y++) {
+    for (let x = 0; x < span; x++) {
+      if (rows[y * span + x] !== own[anchor]) continue;
+      const top = y - anchor;
+      if (x === box.x && top === box.y) continue;
+      if (own.every((hash, row) => rows[(top + row) * span + x] === hash) && samePixels(screen, box, x, top)) return true;
+    }
+  }
+  return false;
+}
+
+const HASH_BASE = 0x01000193;
+
+function rgbAt(screen: Screenshot, x: number, y: number): number {
+  const at = (y * screen.width + x) * 4;
+  return (screen.pixels[at]! << 16) | (screen.pixels[at + 1]! << 8) | screen.pixels[at + 2]!;
+}
+
+function samePixels(screen: Screenshot, box: Box, x: number, y: number): boolean {
+  for (let row = 0; row < box.height; row++) {
+    const a = ((box.y + row) * screen.width + box.x) * 4;
+    const b = ((y + row) * screen.width + x) * 4;
+    if (screen.pixels.compare(screen.pixels, b, b + box.width * 4, a, a + box.width * 4) !== 0) return false;
+  }
+  return true;
+}
