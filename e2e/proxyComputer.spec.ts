@@ -63,23 +63,22 @@ for (const form of ['preview', 'batch'] as const) {
   }
 }
 
-test('a modal at step 4 is forwarded from there as a new upstream conversation the client never sees; a third run on the same variant replays the new branch', async ({ page }) => {
+test('a modal at step 3 is forwarded from there as a new upstream conversation the client never sees; a third run on the same variant replays the new branch', async ({ page }) => {
   await fill(page, ADA, { form: 'preview', style: 'previous' });
   variant = 'modal';
   const before = upstream.requests.length;
   const second = await fill(page, JO, { form: 'preview', style: 'previous' });
   expect(second.answer).toBe('The client is saved.');
-  // The screenshot, the first name's click and its text from the cache; the modal is the upstream's.
-  expect(second.caches.slice(0, 3)).toEqual(['hit', 'hit', 'hit']);
-  expect(second.caches.slice(3).every((cache) => cache === 'miss')).toBe(true);
-  expect(second.reasons[3]).toMatch(/pixels around the step's point differ from the recording/);
-  expect(second.actions[3]).toMatchObject({ type: 'click' });
+  // The screenshot and the first name's click from the cache; the modal it brought up is the upstream's.
+  expect(second.caches.slice(0, 2)).toEqual(['hit', 'hit']);
+  expect(second.caches.slice(2).every((cache) => cache === 'miss')).toBe(true);
+  expect(second.reasons[2]).toMatch(/pixels around the step's point differ from the recording/);
+  expect(second.actions[2]).toMatchObject({ type: 'click' });
   // A valid new upstream conversation: the task, a note of the steps done and the screenshot; then it goes on.
   const takeover = upstream.requests[before]!;
   expect(takeover.status).toBe(200);
   expect(takeover.body.previous_response_id).toBeUndefined();
   expect(JSON.stringify(takeover.body.input)).toContain('This task is already under way. These steps were done, in this order:\\n1. took a screenshot\\n2. click at (');
-  expect(JSON.stringify(takeover.body.input)).toContain('3. typed \\"Joan\\"');
   expect(upstream.requests.slice(before + 1).every((request) => typeof request.body.previous_response_id === 'string' && request.status === 200)).toBe(true);
   expect(site.submissions().at(-1)).toEqual(JO);
 

@@ -74,9 +74,19 @@ test('rote proxy with a store: a computer-use task is served from it after a res
     proxy.child.kill('SIGINT');
     expect(await proxy.exited()).toBe(0);
 
-    const stats = JSON.parse((await cli(['stats', '--store', store, '--json'])).stdout.trim().split('\n').at(-1)!) as { proxy: { hits: number } };
+    // Each task seen to its end is a run: the first the upstream's, the second from the cache but its final message
+    // (a screenshot the agent asked for is not a step, nor the final message).
+    const stats = JSON.parse((await cli(['stats', '--store', store, '--json'])).stdout.trim().split('\n').at(-1)!) as { proxy: { hits: number }; runs: number; byStatus: Record<string, number>; steps: Record<string, number> };
     expect(stats.proxy.hits).toBe(second.caches.length - 1);
+    expect(stats).toMatchObject({ runs: 2, byStatus: { agent: 1, replayed: 1 }, steps: { cached: second.caches.length - 2, agent: first.caches.length - 2 } });
     expect((await cli(['report', '--store', store, '--out', join(dir, 'report')])).code).toBe(0);
+    // The report shows the runs with the task as a template, and the crop of each step.
+    const pages = filesUnder(join(dir, 'report')).filter(([path]) => path.endsWith('.html')).map(([, bytes]) => bytes.toString('utf8'));
+    const runPage = pages.find((html) => html.includes('rote proxy: Add this client') && html.includes('Mode</dt><dd>proxy') && html.includes('replayed'));
+    expect(runPage, 'a run page of the replayed proxy task').toBeDefined();
+    expect(runPage).toContain('{{first}}');
+    expect(runPage).not.toContain('Joan');
+    expect(filesUnder(join(dir, 'report')).filter(([path]) => path.endsWith('.png')).length).toBeGreaterThanOrEqual(second.caches.length - 2);
 
     const screenshots = [...first.screenshots, ...second.screenshots];
     expect(screenshots.length).toBeGreaterThan(10);

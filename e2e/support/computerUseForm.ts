@@ -5,7 +5,7 @@ import { startSite, type Site } from './site.js';
 /**
  * A client intake form for the computer-use proxy's tests, and the scripted model that fills it:
  * it decides each answer from the live page (never from coordinates it saw before), as a model
- * reads a screenshot. Variants: a modal that comes up once the first name is typed, and the first
+ * reads a screenshot. Variants: a modal that comes up when the first name gets the focus, and the first
  * two labels swapped under the same coordinates.
  */
 export type FormVariant = 'plain' | 'modal' | 'swapped';
@@ -15,7 +15,7 @@ const FIELDS: Record<keyof ClientValues, string> = { first: 'First name', last: 
 
 export function formPage(variant: FormVariant): string {
   const rows: (keyof ClientValues)[] = variant === 'swapped' ? ['last', 'first', 'email'] : ['first', 'last', 'email'];
-  const modal = variant === 'modal' ? `document.getElementById('f-first').addEventListener('input', function once() { this.removeEventListener('input', once); document.getElementById('modal').style.display = 'flex'; });` : '';
+  const modal = variant === 'modal' ? `document.getElementById('f-first').addEventListener('focus', function once() { this.removeEventListener('focus', once); document.getElementById('modal').style.display = 'flex'; });` : '';
   return `<!doctype html><html><head><title>New client</title><style>
     body { font: 16px sans-serif; margin: 40px; }
     .row { display: flex; align-items: center; margin: 0 0 28px; }

@@ -6,6 +6,7 @@ import { conversationFileSchema, exportConversations, importConversations, refer
 import { namespaceOfAuthorization, sharedNamespace } from '../proxy/namespace.js';
 import { startProxy } from '../proxy/proxyServer.js';
 import { StoreConversationTree } from '../proxy/storeConversationTree.js';
+import { storeRunLog } from '../proxy/proxyRuns.js';
 import { checkStoreScheme, openStore } from '../store/store.js';
 import { openExistingStore } from './storeArgument.js';
 
@@ -23,7 +24,7 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<number
   try {
     const tree = new StoreConversationTree(store.conversations);
     const shared = options.namespace === undefined ? undefined : sharedNamespace(options.namespace);
-    const proxy = await startProxy({ upstream, tree, port: options.port, host: options.host, learn: options.learn, sharedNamespace: shared, log: (line) => process.stdout.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
+    const proxy = await startProxy({ upstream, tree, runs: storeRunLog(store), port: options.port, host: options.host, learn: options.learn, sharedNamespace: shared, log: (line) => process.stdout.write(`${line}\n`) }).catch((error: NodeJS.ErrnoException) => {
       throw new RoteError('invalid-argument', `rote proxy: cannot listen on ${options.host}:${options.port} (${error.code ?? error.message})`);
     });
     const sharing = options.namespace === undefined ? '' : `; every key shares the namespace "${options.namespace}"`;

@@ -3,6 +3,7 @@ import type { Box, Point } from '../checks/geometry.js';
 import type { ComputerAction } from './computerActions.js';
 import type { ComputerToolForm } from './responsesRequest.js';
 import type { DeclaredValues } from './declaredValues.js';
+import type { ProxyTurn } from './proxyRuns.js';
 
 /**
  * The computer-use conversations the proxy is in the middle of. The proxy owns every id its
@@ -54,6 +55,11 @@ export type ComputerSession = {
   /** Regions that show typed values (a field's inside, read before the keys went in). */
   masks: Box[];
   pending?: PendingCall;
+  /** For the run kept when the task ends: when it began, each turn, the upstream's calls and tokens. */
+  startedAt: number;
+  turns: ProxyTurn[];
+  upstreamCalls: number;
+  tokens: { input: number; output: number };
 };
 
 const MAX_SESSIONS = 10_000;

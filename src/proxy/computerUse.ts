@@ -5,7 +5,8 @@ import { canonical, describeAction, kindOf, pointOf, readAction, templateAction,
 import { askUpstream, upstreamRequest } from './computerUpstream.js';
 import { isOwnId, mintId, type ComputerSession, type ComputerSessions, type PendingCall, type UpstreamCall } from './computerSessions.js';
 import { chooseStep, computerNodeOf, toStoredReply, valueHashes, withStep, type ComputerNode, type ComputerStep, type LiveScreen } from './computerStep.js';
-import { ambiguity, namesIn, parseDeclaredValues, templateText } from './declaredValues.js';
+import { ambiguity, namesIn, parseDeclaredValues, readableTemplate, templateText } from './declaredValues.js';
+import type { ProxyRunLog } from './proxyRuns.js';
 import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
 import type { ResponsesRequest } from './responsesRequest.js';
@@ -22,11 +23,12 @@ import { forward, relay, UpstreamUnreachable } from './upstream.js';
  * is never served: it may report what is on the page.
  */
 type Json = Record<string, unknown>;
-export type ComputerContext = ChatContext & { sessions: ComputerSessions };
+export type ComputerContext = ChatContext & { sessions: ComputerSessions; /** Where a task seen to its end is kept as a run (the store's runs); none in memory. */ runs?: ProxyRunLog };
 type Said = { cache: 'hit' | 'miss' | 'bypass'; reason?: string; node?: string };
 
 export async function handleComputerUse(req: IncomingMessage, res: ServerResponse, raw: Buffer, request: ResponsesRequest, context: ComputerContext): Promise<void> {
   const body = request.body;
+  const arrived = performance.now();
   const refused = { 'rote-cache': 'bypass', 'rote-reason': 'the request was refused before it was looked up' };
   const declared = parseDeclaredValues(headerOf(req, 'rote-params'));
   if (!declared.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: declared.reason, param: 'Rote-Params', code: 'invalid_rote_params' }, refused);
@@ -55,16 +57,17 @@ export async function handleComputerUse(req: IncomingMessage, res: ServerRespons
     const [action, ...rest] = held.rest;
     const step = await stepOf(live, action!, screen, request.screenshot?.currentUrl, 0);
     await keep(context, live, step);
-    return handOut(res, body, context, live, action!, { ...held, rest }, [], { cache: 'miss', reason: "the rest of the upstream's batch, one action at a time" }, screen);
+    return handOut(res, body, context, live, action!, { ...held, rest }, [], { cache: 'miss', reason: "the rest of the upstream's batch, one action at a time" }, screen, { arrived, crop: cropOf(step) });
   }
   const here: LiveScreen = { ...(screen ? { screen } : {}), ...(request.screenshot?.currentUrl !== undefined ? { url: request.screenshot.currentUrl } : {}), ...(live.focus ? { focus: live.focus } : {}), masks: live.masks };
   const found = bypass ? { kind: 'miss' as const, reason: bypass } : await lookup(context, live, here);
   if (found.kind === 'serve') {
     await context.tree.served(found.nodeId, toStoredReply(found.node)).catch(() => context.log('hit: the store could not count it'));
     context.log(`hit: computer step ${live.levels.length} from the tree (node ${found.nodeId})`);
-    return handOut(res, body, context, live, found.action, undefined, [], { cache: 'hit', node: found.nodeId }, screen, found.node.model);
+    const crop = screen && found.step.crop ? await cropPng(screen, found.step.crop.box) : undefined;
+    return handOut(res, body, context, live, found.action, undefined, [], { cache: 'hit', node: found.nodeId }, screen, { arrived, crop }, found.node.model);
   }
-  return forwardTurn(req, res, context, request, live, screen, found.reason);
+  return forwardTurn(req, res, context, request, live, screen, found.reason, arrived);
 }
 
 function startSession(request: ResponsesRequest, namespace: string, values: ComputerSession['values']): { ok: true; value: ComputerSession } | { ok: false; reason: string } {
@@ -76,14 +79,14 @@ function startSession(request: ResponsesRequest, namespace: string, values: Comp
   const shape = createHash('sha256')
     .update(canonical({ computerUse: 1, model: request.body.model, form: request.form, display: request.display ?? null, environment: toolOf(request)?.environment ?? null }))
     .digest('hex');
-  return { ok: true, value: { namespace, shape, form: request.form!, values, taskItems, levels: [task.value.text], done: [], masks: [] } };
+  return { ok: true, value: { namespace, shape, form: request.form!, values, taskItems, levels: [task.value.text], done: [], masks: [], startedAt: Date.now(), turns: [], upstreamCalls: 0, tokens: { input: 0, output: 0 } } };
 }
 
 function toolOf(request: ResponsesRequest): Json | undefined {
   return ((request.body.tools as Json[] | undefined) ?? []).find((tool) => tool.type === 'computer_use_preview' || tool.type === 'computer');
 }
 
-type Found = { kind: 'serve'; nodeId: string; node: ComputerNode; action: ComputerAction } | { kind: 'miss'; reason: string };
+type Found = { kind: 'serve'; nodeId: string; node: ComputerNode; step: ComputerStep; action: ComputerAction } | { kind: 'miss'; reason: string };
 
 async function lookup(context: ComputerContext, session: ComputerSession, live: LiveScreen): Promise<Found> {
   const found = await context.tree.lookup(session.namespace, keyOf(session));
@@ -91,7 +94,7 @@ async function lookup(context: ComputerContext, session: ComputerSession, live: 
   const node = computerNodeOf(found.reply);
   if (!node) return { kind: 'miss', reason: 'what is stored here is not a computer step' };
   const choice = await chooseStep(node, live, session.values);
-  return choice.kind === 'serve' ? { kind: 'serve', nodeId: found.nodeId, node, action: choice.action } : choice;
+  return choice.kind === 'serve' ? { kind: 'serve', nodeId: found.nodeId, node, step: choice.step, action: choice.action } : choice;
 }
 
 function keyOf(session: ComputerSession): { shape: string; levels: string[]; used: Set<string> } {
@@ -163,8 +166,9 @@ async function keep(context: ComputerContext, session: ComputerSession, step: Co
  * the action is a level of the tree from now on, a pointed one is where later keys go, and a
  * typed one's field shows a value from now on (masked in later checks).
  */
-function handOut(res: ServerResponse, body: Json, context: ComputerContext, session: ComputerSession, action: ComputerAction, upstream: UpstreamCall | undefined, checks: Json[], said: Said, screen: Screenshot | undefined, model?: string, extra: Json[] = []): void {
+function handOut(res: ServerResponse, body: Json, context: ComputerContext, session: ComputerSession, action: ComputerAction, upstream: UpstreamCall | undefined, checks: Json[], said: Said, screen: Screenshot | undefined, turn: { arrived: number; crop: Buffer | undefined }, model?: string, extra: Json[] = []): void {
   const templated = templateAction(action, session.values);
+  session.turns.push({ kind: said.cache === 'hit' ? 'cached' : 'agent', action: templated.ok ? readableAction(templated.value.template) : { type: action.type }, intent: describeAction(templated.ok ? readableAction(templated.value.template) : action), ...(said.reason ? { reason: said.reason } : {}), ...(turn.crop ? { crop: turn.crop } : {}), durationMs: performance.now() - turn.arrived });
   const kind = kindOf(action);
   if (kind === 'keyed' && action.type === 'type' && screen && session.focus) session.masks.push(fieldAt(screen, session.focus));
   if (kind === 'pointed') session.focus = pointOf(action);
@@ -184,7 +188,7 @@ function acknowledgedChecks(pending: PendingCall | undefined, acknowledged: read
   return checks.filter((check) => acknowledged.includes(check.ours)).map((check) => check.theirs);
 }
 
-async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: ComputerContext, request: ResponsesRequest, session: ComputerSession, screen: Screenshot | undefined, reason: string): Promise<void> {
+async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: ComputerContext, request: ResponsesRequest, session: ComputerSession, screen: Screenshot | undefined, reason: string, arrived: number): Promise<void> {
   const ask = upstreamRequest(request.body, session, request.screenshot);
   const said: Said = { cache: 'miss', reason };
   let answer;
@@ -209,6 +213,9 @@ async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: C
   const reasoning = output.filter((item) => item.type === 'reasoning').map((item) => ({ ...item, id: mintId('rs') }));
   const model = typeof response.model === 'string' ? response.model : String(request.body.model);
   const usage = usageOf(response.usage);
+  session.upstreamCalls++;
+  session.tokens.input += usage.promptTokens;
+  session.tokens.output += usage.completionTokens;
   if (calls.length === 1 && others.length === 0) {
     const call = calls[0]!;
     const actions = (Array.isArray(call.actions) ? call.actions : [call.action]).map(readAction);
@@ -218,7 +225,7 @@ async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: C
       const step = await stepOf(session, first!, screen, request.screenshot?.currentUrl, checks.length);
       await keep(context, session, step, model, usage);
       const upstream: UpstreamCall = { responseId: response.id, callId: String(call.call_id), checks, acknowledged: [], rest, chained: request.body.store !== false };
-      return handOut(res, request.body, context, session, first!, upstream, checks.map((check) => ({ ...check.theirs, id: check.ours })), said, screen, model, reasoning);
+      return handOut(res, request.body, context, session, first!, upstream, checks.map((check) => ({ ...check.theirs, id: check.ours })), said, screen, { arrived, crop: cropOf(step) }, model, reasoning);
     }
   }
   // A final message (never kept: it may report what the page showed), or an answer the proxy does
@@ -226,7 +233,10 @@ async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: C
   // response under the upstream's own ids, so whatever it sends next goes on with the upstream.
   session.pending = undefined;
   sendResponse(res, request.body, { ...response, previous_response_id: request.body.previous_response_id ?? null }, headersOf(said));
-  if (calls.length === 0 && others.length === 0) await markCompleted(context, session);
+  if (calls.length === 0 && others.length === 0) {
+    await markCompleted(context, session);
+    await context.runs?.record({ task: `rote proxy: ${taskTemplate(session)}`, startedAt: session.startedAt, turns: session.turns, upstreamCalls: session.upstreamCalls, inputTokens: session.tokens.input, outputTokens: session.tokens.output }).catch(() => context.log('final: the store could not keep the run'));
+  }
 }
 
 async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ComputerContext, reason: string): Promise<void> {
@@ -261,4 +271,29 @@ function parseObject(text: string): Json | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The kept step's crop, as PNG bytes for the run's record. */
+function cropOf(step: ComputerStep | undefined): Buffer | undefined {
+  return step?.crop ? Buffer.from(step.crop.png, 'base64') : undefined;
+}
+
+/** An action whose typed text shows its values as `{{name}}`: what a run's record keeps. */
+function readableAction(action: ComputerAction): ComputerAction {
+  return action.type === 'type' ? { ...action, text: readableTemplate(String(action.text)) } : action;
+}
+
+/** The task's first user message as a template (`{{name}}` for each declared value), cut to 300 characters. */
+function taskTemplate(session: ComputerSession): string {
+  const templated = templateText(firstText(session.taskItems), session.values);
+  return templated.ok ? readableTemplate(templated.value.text).slice(0, 300) : 'a computer-use task';
+}
+
+function firstText(items: readonly unknown[]): string {
+  for (const item of items as Json[]) {
+    if (item.role !== 'user') continue;
+    if (typeof item.content === 'string') return item.content;
+    if (Array.isArray(item.content)) return (item.content as Json[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join(' ');
+  }
+  return 'a computer-use task';
 }

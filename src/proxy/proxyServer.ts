@@ -5,6 +5,7 @@ import type { ConversationTree } from './conversationTree.js';
 import { handleComputerUse, type ComputerContext } from './computerUse.js';
 import { ComputerSessions } from './computerSessions.js';
 import { readResponsesBody } from './responsesRequest.js';
+import type { ProxyRunLog } from './proxyRuns.js';
 import { sendOpenAIError } from './openaiError.js';
 import { forward, relay, UpstreamUnreachable } from './upstream.js';
 
@@ -22,6 +23,8 @@ export type ProxyOptions = {
   learn?: boolean;
   /** A namespace (sharedNamespace()) every key shares; each key has its own when none is given. */
   sharedNamespace?: string;
+  /** Where a computer-use task seen to its end is kept as a run; none when not given. */
+  runs?: ProxyRunLog;
 };
 
 export type RunningProxy = { url: string; close: () => Promise<void> };
@@ -30,7 +33,7 @@ export type RunningProxy = { url: string; close: () => Promise<void> };
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const context: ComputerContext = { upstream: options.upstream, tree: options.tree, log: options.log ?? (() => undefined), learn: options.learn, sharedNamespace: options.sharedNamespace, sessions: new ComputerSessions() };
+  const context: ComputerContext = { upstream: options.upstream, tree: options.tree, log: options.log ?? (() => undefined), learn: options.learn, sharedNamespace: options.sharedNamespace, sessions: new ComputerSessions(), ...(options.runs ? { runs: options.runs } : {}) };
   const server: Server = createServer((req, res) => {
     handle(req, res, context).catch((error: unknown) => {
       // Only the error's kind: its message may quote the request (a failed query's parameters).
