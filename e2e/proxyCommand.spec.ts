@@ -1,31 +1,21 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ADA, agent, brain, expectedFills, JO } from './support/chatAgent.js';
 import { cli, startCli } from './support/cliProcess.js';
 import { startFakeOpenAI } from './support/fakeOpenAI.js';
+import { filesOf } from './support/folderFiles.js';
+import { freePort } from './support/freePort.js';
 
 /** `rote proxy` as a user runs it: a process on a port, its trees in the store, cleared by key. */
 const KEY = 'sk-proxy-test-3f9a1c77d2e04b8c';
 const OTHER = 'sk-proxy-test-other-0b6e5d21';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Every file under `dir` (a store's folder with its WAL, a report), as path and bytes. */
 function filesUnder(dir: string): [string, Buffer][] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .map((path) => [path, readFileSync(path)]);
+  return [...filesOf(dir)].map(([path, bytes]) => [join(dir, path), bytes]);
 }
 
 test('rote proxy keeps its trees in the store across a restart, rote proxy clear forgets one key, and no byte of the store or the log holds the key', async () => {

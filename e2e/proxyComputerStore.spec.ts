@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -7,6 +6,8 @@ import { cli, startCli } from './support/cliProcess.js';
 import { computerUseLoop, DISPLAY } from './support/computerUseLoop.js';
 import { formBrain, startFormSite, taskOf } from './support/computerUseForm.js';
 import { startFakeOpenAI } from './support/fakeOpenAI.js';
+import { filesOf } from './support/folderFiles.js';
+import { freePort } from './support/freePort.js';
 
 /**
  * `rote proxy` run as a user runs it, with its store on disk: a computer-use agent's steps are kept
@@ -15,20 +16,10 @@ import { startFakeOpenAI } from './support/fakeOpenAI.js';
  */
 const KEY = 'sk-proxy-computer-5d0c2e8a41f7b396';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
+/** Every file under `dir` (a store's folder with its WAL, a report), as path and bytes. */
 function filesUnder(dir: string): [string, Buffer][] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .map((path) => [path, readFileSync(path)]);
+  return [...filesOf(dir)].map(([path, bytes]) => [join(dir, path), bytes]);
 }
 
 /** Pieces of a PNG's compressed pixels (past its header, which every PNG of one size shares), as bytes and as base64. */

@@ -4,14 +4,15 @@ import type { ChatContext } from './chatCompletions.js';
 import { canonical, describeAction, kindOf, pointOf, readAction, templateAction, type ComputerAction } from './computerActions.js';
 import { askUpstream, upstreamRequest } from './computerUpstream.js';
 import { isOwnId, mintId, type ComputerSession, type ComputerSessions, type PendingCall, type UpstreamCall } from './computerSessions.js';
-import { chooseStep, computerNodeOf, toStoredReply, valueHashes, withStep, type ComputerNode, type ComputerStep, type LiveScreen } from './computerStep.js';
-import { ambiguity, namesIn, parseDeclaredValues, readableTemplate, templateText } from './declaredValues.js';
+import { cropOf, keep, keyOf, markCompleted, readableAction, stepOf, taskTemplate } from './computerRecording.js';
+import { chooseStep, computerNodeOf, toStoredReply, type ComputerNode, type ComputerStep, type LiveScreen } from './computerStep.js';
+import { ambiguity, parseDeclaredValues, templateText } from './declaredValues.js';
 import type { ProxyRunLog } from './proxyRuns.js';
 import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
 import type { ResponsesRequest } from './responsesRequest.js';
 import { computerCall, sendResponse, servedResponse } from './responsesWire.js';
-import { cropBoxAt, cropFoundElsewhere, cropPng, decodeScreenshot, fieldAt, type Screenshot } from './screenshotCrop.js';
+import { cropPng, decodeScreenshot, fieldAt, type Screenshot } from './screenshotCrop.js';
 import { forward, relay, UpstreamUnreachable } from './upstream.js';
 
 /**
@@ -97,69 +98,9 @@ async function lookup(context: ComputerContext, session: ComputerSession, live: 
   return choice.kind === 'serve' ? { kind: 'serve', nodeId: found.nodeId, node, step: choice.step, action: choice.action } : choice;
 }
 
-function keyOf(session: ComputerSession): { shape: string; levels: string[]; used: Set<string> } {
-  return { shape: session.shape, levels: session.levels, used: new Set() };
-}
 
-/** The step to keep for an action the upstream answered, checked later on the screenshot it was answered on. */
-async function stepOf(session: ComputerSession, action: ComputerAction, screen: Screenshot | undefined, url: string | undefined, pendingSafetyChecks: number): Promise<ComputerStep | undefined> {
-  const templated = templateAction(action, session.values);
-  if (!templated.ok || kindOf(action) === undefined) return undefined;
-  const kind = kindOf(action);
-  const point = kind === 'pointed' ? pointOf(action) : kind === 'keyed' ? session.focus : undefined;
-  const crop = screen && point ? cropBoxAt(screen, point) : undefined;
-  const templatedUrl = url !== undefined ? templateText(url, session.values) : undefined;
-  return {
-    action: templated.value.template,
-    ...(screen ? { screen: { width: screen.width, height: screen.height } } : {}),
-    ...(screen && crop ? { crop: { box: crop, png: (await cropPng(screen, crop)).toString('base64') } } : {}),
-    ...(kind === 'keyed' && session.focus ? { focus: session.focus } : {}),
-    masks: [...session.masks],
-    ...(templatedUrl?.ok ? { url: templatedUrl.value.text } : {}),
-    pendingSafetyChecks,
-    values: valueHashes(session.values),
-    ...(screen && crop && cropFoundElsewhere(screen, crop) ? { lookAlike: true } : {}),
-  };
-}
 
-/**
- * The agent's model gave its final message: the session's path was followed to its end. Each step
- * on it is marked so, with the task's values the path never types (its clicks chose them).
- */
-async function markCompleted(context: ComputerContext, session: ComputerSession): Promise<void> {
-  const typed = new Set<string>();
-  for (const level of session.levels.slice(1)) {
-    const action = JSON.parse(level) as ComputerAction;
-    if (action.type === 'type') for (const name of namesIn(String(action.text))) typed.add(name);
-  }
-  const untyped = [...namesIn(session.levels[0]!)].filter((name) => !typed.has(name));
-  try {
-    for (let at = 1; at < session.levels.length; at++) {
-      const key = { shape: session.shape, levels: session.levels.slice(0, at), used: new Set<string>() };
-      const found = await context.tree.lookup(session.namespace, key);
-      const node = found.kind === 'hit' ? computerNodeOf(found.reply) : undefined;
-      if (!node) continue;
-      const steps = node.steps.map((step) => (canonical(step.action) === session.levels[at] ? { ...step, completed: true, untyped: [...new Set([...(step.untyped ?? []), ...untyped])] } : step));
-      await context.tree.store(session.namespace, key, toStoredReply({ ...node, steps }));
-    }
-  } catch {
-    context.log('final: the store could not mark the path followed to its end');
-  }
-}
 
-/** Adds the step to the node at the session's point in the tree; the client has its answer whatever the store does. */
-async function keep(context: ComputerContext, session: ComputerSession, step: ComputerStep | undefined, model = 'unknown', usage = { promptTokens: 0, completionTokens: 0 }): Promise<void> {
-  if (!step) return context.log('miss: an action the proxy does not key, not kept');
-  try {
-    const key = keyOf(session);
-    const found = await context.tree.lookup(session.namespace, key);
-    const node = found.kind === 'hit' ? computerNodeOf(found.reply) : undefined;
-    const kept = await context.tree.store(session.namespace, key, toStoredReply(withStep(node, step, node?.model ?? model, usage)));
-    context.log(`miss: computer step kept at action ${session.levels.length - 1} (node ${kept})`);
-  } catch {
-    context.log('miss: the store could not keep the step');
-  }
-}
 
 /**
  * Gives the client one computer call, under ids of the proxy's own, and moves the session past it:
@@ -271,29 +212,4 @@ function parseObject(text: string): Json | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The kept step's crop, as PNG bytes for the run's record. */
-function cropOf(step: ComputerStep | undefined): Buffer | undefined {
-  return step?.crop ? Buffer.from(step.crop.png, 'base64') : undefined;
-}
-
-/** An action whose typed text shows its values as `{{name}}`: what a run's record keeps. */
-function readableAction(action: ComputerAction): ComputerAction {
-  return action.type === 'type' ? { ...action, text: readableTemplate(String(action.text)) } : action;
-}
-
-/** The task's first user message as a template (`{{name}}` for each declared value), cut to 300 characters. */
-function taskTemplate(session: ComputerSession): string {
-  const templated = templateText(firstText(session.taskItems), session.values);
-  return templated.ok ? readableTemplate(templated.value.text).slice(0, 300) : 'a computer-use task';
-}
-
-function firstText(items: readonly unknown[]): string {
-  for (const item of items as Json[]) {
-    if (item.role !== 'user') continue;
-    if (typeof item.content === 'string') return item.content;
-    if (Array.isArray(item.content)) return (item.content as Json[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join(' ');
-  }
-  return 'a computer-use task';
 }
