@@ -34,7 +34,7 @@ test.afterEach(async () => {
   await site.close();
 });
 
-async function fill(page: import('playwright').Page, values: ClientValues, options: { form: ToolForm; style: ClientStyle; stream?: boolean }) {
+async function fill(page: import('playwright').Page, values: ClientValues, options: { form: ToolForm; style: ClientStyle; stream?: boolean; firstScreenshot?: boolean }) {
   await page.goto(site.origin);
   const before = upstream.requests.length;
   const loop: LoopOptions = { task: taskOf(values), params: { ...values }, ...options };
@@ -62,6 +62,22 @@ for (const form of ['preview', 'batch'] as const) {
     });
   }
 }
+
+test('an agent that sends a screenshot with its task has its first click checked on it and served: no screenshot turn, no upstream computer call', async ({ page }) => {
+  const first = await fill(page, ADA, { form: 'preview', style: 'previous', firstScreenshot: true });
+  expect(first.actions[0]).toMatchObject({ type: 'click' });
+  const second = await fill(page, JO, { form: 'preview', style: 'previous', firstScreenshot: true });
+  expect(second.caches.slice(0, -1).every((cache) => cache === 'hit'), JSON.stringify(second.reasons)).toBe(true);
+  expect(second.actions).toHaveLength(7);
+  expect(second.upstreamCalls).toBe(1);
+  expect(site.submissions().at(-1)).toEqual(JO);
+  // On the swapped form the first click's check fails on the task's own screenshot.
+  variant = 'swapped';
+  const swapped = await fill(page, CY, { form: 'preview', style: 'previous', firstScreenshot: true });
+  expect(swapped.caches[0]).toBe('miss');
+  expect(swapped.reasons[0]).toMatch(/pixels around the step's point differ/);
+  expect(site.submissions().at(-1)).toEqual(CY);
+});
 
 test('a modal at step 3 is forwarded from there as a new upstream conversation the client never sees; a third run on the same variant replays the new branch', async ({ page }) => {
   await fill(page, ADA, { form: 'preview', style: 'previous' });

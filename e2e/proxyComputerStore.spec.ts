@@ -43,9 +43,9 @@ test('rote proxy with a store: a computer-use task is served from it after a res
     await proxy.waitFor(/Ctrl\+C stops it/);
     return proxy;
   };
-  const run = async (values: { first: string; last: string; email: string }) => {
+  const run = async (values: { first: string; last: string; email: string }, firstScreenshot = false) => {
     await page.goto(site.origin);
-    return computerUseLoop(url, KEY, page, { task: taskOf(values), params: values, form: 'preview', style: 'previous' });
+    return computerUseLoop(url, KEY, page, { task: taskOf(values), params: values, form: 'preview', style: 'previous', firstScreenshot });
   };
   try {
     let proxy = await start();
@@ -60,6 +60,9 @@ test('rote proxy with a store: a computer-use task is served from it after a res
     const second = await run({ first: 'Joan', last: "O'Neil", email: 'joan@example.org' });
     expect(second.caches.slice(0, -1).every((cache) => cache === 'hit'), JSON.stringify(second.reasons)).toBe(true);
     expect(upstream.requests.length - calls).toBe(1);
+    // An agent that sends a screenshot with its task: the screenshot is checked, never kept.
+    const third = await run({ first: 'Cyrus', last: 'Tanaka', email: 'cy@example.net' }, true);
+    expect(third.answer).toBe('The client is saved.');
     const running = filesUnder(dir);
     expect(running.map(([path]) => path)).toContain(`${store}-wal`);
     proxy.child.kill('SIGINT');
@@ -69,7 +72,7 @@ test('rote proxy with a store: a computer-use task is served from it after a res
     // (a screenshot the agent asked for is not a step, nor the final message).
     const stats = JSON.parse((await cli(['stats', '--store', store, '--json'])).stdout.trim().split('\n').at(-1)!) as { proxy: { hits: number }; runs: number; byStatus: Record<string, number>; steps: Record<string, number> };
     expect(stats.proxy.hits).toBe(second.caches.length - 1);
-    expect(stats).toMatchObject({ runs: 2, byStatus: { agent: 1, replayed: 1 }, steps: { cached: second.caches.length - 2, agent: first.caches.length - 2 } });
+    expect(stats).toMatchObject({ runs: 3, byStatus: { agent: 2, replayed: 1 }, steps: { cached: second.caches.length - 2, agent: first.caches.length - 2 + third.actions.length } });
     expect((await cli(['report', '--store', store, '--out', join(dir, 'report')])).code).toBe(0);
     // The report shows the runs with the task as a template, and the crop of each step.
     const pages = filesUnder(join(dir, 'report')).filter(([path]) => path.endsWith('.html')).map(([, bytes]) => bytes.toString('utf8'));
@@ -79,7 +82,7 @@ test('rote proxy with a store: a computer-use task is served from it after a res
     expect(runPage).not.toContain('Joan');
     expect(filesUnder(join(dir, 'report')).filter(([path]) => path.endsWith('.png')).length).toBeGreaterThanOrEqual(second.caches.length - 2);
 
-    const screenshots = [...first.screenshots, ...second.screenshots];
+    const screenshots = [...first.screenshots, ...second.screenshots, ...third.screenshots];
     expect(screenshots.length).toBeGreaterThan(10);
     for (const [path, bytes] of [...running, ...filesUnder(dir)]) {
       expect(bytes.includes(KEY), path).toBe(false);

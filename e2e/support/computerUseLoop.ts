@@ -16,6 +16,8 @@ export type LoopOptions = {
   style: ClientStyle;
   stream?: boolean;
   maxTurns?: number;
+  /** Send a screenshot with the task, as some agents do, so the model can act at once. */
+  firstScreenshot?: boolean;
   /** Called before each action is done, with the Rote-Cache of the answer that carried it (a probe judges served actions here). */
   beforeAction?: (action: Record<string, unknown>, cache: string) => Promise<void>;
 };
@@ -56,10 +58,12 @@ export async function computerUseLoop(proxyUrl: string, apiKey: string, page: Pa
     if (!options.stream) return client.responses.create(request, { headers });
     return client.responses.stream(request as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, { headers }).finalResponse();
   };
-  const history: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: options.task }];
+  const screenshots: Buffer[] = options.firstScreenshot ? [await page.screenshot()] : [];
+  const history: OpenAI.Responses.ResponseInputItem[] = [
+    options.firstScreenshot ? { role: 'user', content: [{ type: 'input_text', text: options.task }, { type: 'input_image', image_url: `data:image/png;base64,${screenshots[0]!.toString('base64')}`, detail: 'auto' }] } : { role: 'user', content: options.task },
+  ];
   const actions: Record<string, unknown>[] = [];
   const responses: OpenAI.Responses.Response[] = [];
-  const screenshots: Buffer[] = [];
   let response = await ask({ input: history });
   for (let turn = 0; turn < (options.maxTurns ?? 30); turn++) {
     responses.push(response);

@@ -31,14 +31,15 @@ export function upstreamRequest(body: Json, session: ComputerSession, screenshot
     };
     return { body: { ...base, previous_response_id: call.responseId, input: [output] }, continued: true };
   }
-  const note = session.done.length === 0 ? undefined : noteOf(session.done, screenshot !== undefined);
+  // A first turn: the task's messages as they came (a screenshot the agent sent with them included).
+  if (session.done.length === 0) return { body: { ...base, input: [...session.taskItems] }, continued: false };
+  const note = noteOf(session.done, screenshot !== undefined);
   const content: Json[] = [
-    ...(note ? [{ type: 'input_text', text: note }] : []),
+    { type: 'input_text', text: note },
     ...(screenshot ? [{ type: 'input_image', image_url: screenshot.dataUrl, detail: 'auto' }] : []),
     ...(screenshot?.currentUrl !== undefined ? [{ type: 'input_text', text: `The page's URL: ${screenshot.currentUrl}` }] : []),
   ];
-  const input = content.length > 0 ? [...session.taskItems, { role: 'user', content }] : [...session.taskItems];
-  return { body: { ...base, input }, continued: false };
+  return { body: { ...base, input: [...session.taskItems, { role: 'user', content }] }, continued: false };
 }
 
 /** What a model taking over in the middle of a task is told: what was done, in order, and that the screenshot is now. */

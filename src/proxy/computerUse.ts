@@ -36,10 +36,11 @@ export async function handleComputerUse(req: IncomingMessage, res: ServerRespons
   const previous = request.previousResponseId;
   // A conversation begun past the proxy (its ids are the upstream's) is the upstream's to go on with.
   if (previous !== undefined && !isOwnId(previous)) return passThrough(req, res, raw, context, 'the previous response is not one the proxy gave');
-  const session = previous !== undefined ? context.sessions.ofResponse(previous) : request.screenshot ? context.sessions.ofCall(request.screenshot.callId) : undefined;
+  const answered = request.screenshot?.callId;
+  const session = previous !== undefined ? context.sessions.ofResponse(previous) : answered !== undefined ? context.sessions.ofCall(answered) : undefined;
   if (previous !== undefined && !session) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `Previous response with id '${previous}' not found.`, param: 'previous_response_id', code: 'previous_response_not_found' }, refused);
-  if (session?.pending && request.screenshot?.callId !== session.pending.callId) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `No tool output found for computer call ${session.pending.callId}.`, param: 'input', code: null }, refused);
-  if (!session && request.screenshot) return passThrough(req, res, raw, context, 'the computer call it answers is not one the proxy gave');
+  if (session?.pending && answered !== session.pending.callId) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `No tool output found for computer call ${session.pending.callId}.`, param: 'input', code: null }, refused);
+  if (!session && answered !== undefined) return passThrough(req, res, raw, context, 'the computer call it answers is not one the proxy gave');
   if (session?.pending && !session.pending.upstream && request.screenshot && request.screenshot.acknowledged.length > 0) {
     return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `The request acknowledges a safety check for computer call ${session.pending.callId}, which asked for none: the proxy served it from its cache, and a safety check is never served.`, param: 'input', code: 'unknown_safety_check' }, refused);
   }
@@ -75,7 +76,8 @@ function startSession(request: ResponsesRequest, namespace: string, values: Comp
   // The task: the messages before the first item that is not one (a client sends them first).
   const firstOther = request.input.findIndex((item) => !('role' in item) || (item.type !== undefined && item.type !== 'message'));
   const taskItems = request.input.slice(0, firstOther === -1 ? undefined : firstOther).filter((item) => item.role !== 'assistant');
-  const task = templateText(canonical({ instructions: request.body.instructions ?? null, items: taskItems }), values);
+  // A screenshot sent with the task is this run's, checked as the first step's screenshot: not part of the key, and never stored.
+  const task = templateText(canonical({ instructions: request.body.instructions ?? null, items: taskItems.map(withoutImages) }), values);
   if (!task.ok) return { ok: false, reason: task.reason };
   const shape = createHash('sha256')
     .update(canonical({ computerUse: 1, model: request.body.model, form: request.form, display: request.display ?? null, environment: toolOf(request)?.environment ?? null }))
@@ -212,4 +214,10 @@ function parseObject(text: string): Json | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A message with its images as bare parts (`{"type":"input_image"}`): the key holds no screenshot. */
+function withoutImages(item: Json): Json {
+  if (!Array.isArray(item.content)) return item;
+  return { ...item, content: (item.content as unknown[]).map((part) => (typeof part === 'object' && part !== null && (part as Json).type === 'input_image' ? { type: 'input_image' } : part)) };
 }

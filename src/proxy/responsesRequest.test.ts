@@ -41,4 +41,10 @@ describe('a Responses request', () => {
       expect((request as { request: object }).request).not.toHaveProperty('screenshot');
     }
   });
+
+  it("reads a first turn's screenshot from the task's message, answering no call", () => {
+    const first = read({ model: 'm', tools: [PREVIEW], input: [{ role: 'user', content: [{ type: 'input_text', text: 'Fill the form.' }, { type: 'input_image', image_url: SHOT }] }] });
+    expect(first).toMatchObject({ ok: true, request: { screenshot: { dataUrl: SHOT, acknowledged: [] } } });
+    expect((first as { request: { screenshot: object } }).request.screenshot).not.toHaveProperty('callId');
+  });
 });

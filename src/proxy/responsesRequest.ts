@@ -15,8 +15,8 @@ export type ComputerToolForm =
   | 'batch';
 
 export type SentScreenshot = {
-  /** The call it answers. */
-  callId: string;
+  /** The call it answers; none for a screenshot the task's message carries (a first turn). */
+  callId?: string;
   dataUrl: string;
   /** `current_url`, beside the screenshot, where the client sends it. */
   currentUrl?: string;
@@ -74,6 +74,7 @@ export function readResponsesBody(raw: Buffer): { ok: true; request: ResponsesRe
 /** The last computer call output whose output is a screenshot given as a data URL; nothing when there is none. */
 function screenshotOf(input: readonly Record<string, unknown>[]): { screenshot?: SentScreenshot } {
   const last = [...input].reverse().find((item) => item.type === 'computer_call_output');
+  if (!last) return firstScreenshot(input);
   if (!last || typeof last.call_id !== 'string' || !isJsonObject(last.output)) return {};
   const output = last.output;
   // A screenshot by file id or a remote URL cannot be checked here: no screenshot, so nothing is served.
@@ -81,4 +82,11 @@ function screenshotOf(input: readonly Record<string, unknown>[]): { screenshot?:
   const currentUrl = typeof last.current_url === 'string' ? last.current_url : typeof output.current_url === 'string' ? output.current_url : undefined;
   const acknowledged = (Array.isArray(last.acknowledged_safety_checks) ? last.acknowledged_safety_checks : []).filter(isJsonObject).map((check) => String(check.id));
   return { screenshot: { callId: last.call_id, dataUrl: output.image_url, ...(currentUrl !== undefined ? { currentUrl } : {}), acknowledged } };
+}
+
+/** A first turn's screenshot: the last image (a data URL) of the task's user messages, when the agent sends one with the task. */
+function firstScreenshot(input: readonly Record<string, unknown>[]): { screenshot?: SentScreenshot } {
+  const parts = input.filter((item) => item.role === 'user' && Array.isArray(item.content)).flatMap((item) => (item.content as unknown[]).filter(isJsonObject));
+  const image = [...parts].reverse().find((part) => part.type === 'input_image' && typeof part.image_url === 'string' && /^data:image\/(png|jpeg|webp);base64,/.test(part.image_url));
+  return image ? { screenshot: { dataUrl: image.image_url as string, acknowledged: [] } } : {};
 }
