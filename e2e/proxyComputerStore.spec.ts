@@ -15,6 +15,7 @@ import { freePort } from './support/freePort.js';
  * store, its WAL, the log or a report.
  */
 const KEY = 'sk-proxy-computer-5d0c2e8a41f7b396';
+const OTHER = 'sk-proxy-computer-other-77a1e09c';
 
 
 /** Every file under `dir` (a store's folder with its WAL, a report), as path and bytes. */
@@ -30,7 +31,7 @@ function piecesOf(png: Buffer): Buffer[] {
 
 test.use({ viewport: DISPLAY });
 
-test('rote proxy with a store: a computer-use task is served from it after a restart, and neither the key nor a screenshot is in the store, its WAL, the log or a report', async ({ page }) => {
+test('rote proxy with a store: a computer-use task is served from it after a restart and from an export imported elsewhere, and neither the key nor a screenshot is in the store, its WAL, the log, an export or a report', async ({ page }) => {
   test.setTimeout(120_000);
   const site = await startFormSite(() => 'plain');
   const upstream = await startFakeOpenAI({ brain: formBrain(page) });
@@ -82,10 +83,26 @@ test('rote proxy with a store: a computer-use task is served from it after a res
     expect(runPage).not.toContain('Joan');
     expect(filesUnder(join(dir, 'report')).filter(([path]) => path.endsWith('.png')).length).toBeGreaterThanOrEqual(second.caches.length - 2);
 
-    const screenshots = [...first.screenshots, ...second.screenshots, ...third.screenshots];
+    // The tree exports and imports like a recording: under another key in another store, it serves there.
+    const exported = join(dir, 'computer.json');
+    expect((await cli(['proxy', 'export', '--key-env', 'PROXY_KEY', '--out', exported, '--store', store], { env: { PROXY_KEY: KEY } })).code).toBe(0);
+    const elsewhere = join(dir, 'elsewhere.db');
+    expect((await cli(['proxy', 'import', exported, '--key-env', 'OTHER_KEY', '--store', elsewhere], { env: { OTHER_KEY: OTHER } })).code).toBe(0);
+    const imported = startCli(['proxy', '--upstream', upstream.baseURL, '--port', String(port), '--store', elsewhere]);
+    await imported.waitFor(/Ctrl\+C stops it/);
+    await page.goto(site.origin);
+    const calls2 = upstream.requests.length;
+    const there = await computerUseLoop(url, OTHER, page, { task: taskOf({ first: 'Dee', last: 'Moss', email: 'dee@example.net' }), params: { first: 'Dee', last: 'Moss', email: 'dee@example.net' }, form: 'preview', style: 'previous' });
+    imported.child.kill('SIGINT');
+    await imported.exited();
+    expect(there.caches.slice(0, -1).every((cache) => cache === 'hit'), JSON.stringify(there.reasons)).toBe(true);
+    expect(upstream.requests.length - calls2).toBe(1);
+
+    const screenshots = [...first.screenshots, ...second.screenshots, ...third.screenshots, ...there.screenshots];
     expect(screenshots.length).toBeGreaterThan(10);
     for (const [path, bytes] of [...running, ...filesUnder(dir)]) {
       expect(bytes.includes(KEY), path).toBe(false);
+      expect(bytes.includes(OTHER), path).toBe(false);
       for (const screenshot of screenshots) for (const piece of piecesOf(screenshot)) expect(bytes.includes(piece), `${path} holds a screenshot`).toBe(false);
     }
     expect(`${log}${proxy.output}`).not.toContain(KEY);

@@ -49,7 +49,7 @@ export async function markCompleted(context: RecordingContext, session: Computer
     const action = JSON.parse(level) as ComputerAction;
     if (action.type === 'type') for (const name of namesIn(String(action.text))) typed.add(name);
   }
-  const untyped = [...namesIn(session.levels[0]!)].filter((name) => !typed.has(name));
+  const untyped = [...namesInJson(JSON.parse(session.levels[0]!))].filter((name) => !typed.has(name));
   try {
     for (let at = 1; at < session.levels.length; at++) {
       const key = { shape: session.shape, levels: session.levels.slice(0, at), used: new Set<string>() };
@@ -101,4 +101,11 @@ function firstText(items: readonly unknown[]): string {
     if (Array.isArray(item.content)) return (item.content as Json[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join(' ');
   }
   return 'a computer-use task';
+}
+
+/** The names templated anywhere in the strings of a level read back from its JSON. */
+function namesInJson(value: unknown): Set<string> {
+  if (typeof value === 'string') return namesIn(value);
+  const inner = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value) : [];
+  return new Set(inner.flatMap((item) => [...namesInJson(item)]));
 }

@@ -6,7 +6,8 @@ import { askUpstream, upstreamRequest } from './computerUpstream.js';
 import { isOwnId, mintId, type ComputerSession, type ComputerSessions, type PendingCall, type UpstreamCall } from './computerSessions.js';
 import { cropOf, keep, keyOf, markCompleted, readableAction, stepOf, taskTemplate } from './computerRecording.js';
 import { chooseStep, computerNodeOf, toStoredReply, type ComputerNode, type ComputerStep, type LiveScreen } from './computerStep.js';
-import { ambiguity, parseDeclaredValues, templateText } from './declaredValues.js';
+import { ambiguity, parseDeclaredValues } from './declaredValues.js';
+import { templateJsonText } from './jsonTemplates.js';
 import type { ProxyRunLog } from './proxyRuns.js';
 import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
@@ -77,7 +78,8 @@ function startSession(request: ResponsesRequest, namespace: string, values: Comp
   const firstOther = request.input.findIndex((item) => !('role' in item) || (item.type !== undefined && item.type !== 'message'));
   const taskItems = request.input.slice(0, firstOther === -1 ? undefined : firstOther).filter((item) => item.role !== 'assistant');
   // A screenshot sent with the task is this run's, checked as the first step's screenshot: not part of the key, and never stored.
-  const task = templateText(canonical({ instructions: request.body.instructions ?? null, items: taskItems.map(withoutImages) }), values);
+  // Templated leaf by leaf, so the level stays JSON (a file export reads it back) whatever the values hold.
+  const task = templateJsonText(canonical({ instructions: request.body.instructions ?? null, items: taskItems.map(withoutImages) }), values);
   if (!task.ok) return { ok: false, reason: task.reason };
   const shape = createHash('sha256')
     .update(canonical({ computerUse: 1, model: request.body.model, form: request.form, display: request.display ?? null, environment: toolOf(request)?.environment ?? null }))
