@@ -80,9 +80,9 @@ export async function computerUseLoop(proxyUrl: string, apiKey: string, page: Pa
     const output: OpenAI.Responses.ResponseInputItem = {
       type: 'computer_call_output',
       call_id: call.call_id,
-      output: { type: 'computer_screenshot', image_url: `data:image/png;base64,${screenshot.toString('base64')}` },
+      // The page's URL inside the output, as OpenAI's sample app sends it.
+      output: { type: 'computer_screenshot', image_url: `data:image/png;base64,${screenshot.toString('base64')}`, current_url: page.url() },
       acknowledged_safety_checks: call.pending_safety_checks.map((check) => ({ id: check.id, code: check.code ?? null, message: check.message ?? null })),
-      current_url: page.url(),
     } as OpenAI.Responses.ResponseInputItem;
     if (options.style === 'previous') response = await ask({ previous_response_id: response.id, input: [output] });
     else {

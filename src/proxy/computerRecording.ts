@@ -29,7 +29,7 @@ export async function stepOf(session: ComputerSession, action: ComputerAction, s
   return {
     action: templated.value.template,
     ...(screen ? { screen: { width: screen.width, height: screen.height } } : {}),
-    ...(screen && crop ? { crop: { box: crop, png: (await cropPng(screen, crop)).toString('base64') } } : {}),
+    ...(screen && crop ? { crop: { box: crop, png: (await cropPng(screen, crop, session.masks)).toString('base64') } } : {}),
     ...(kind === 'keyed' && session.focus ? { focus: session.focus } : {}),
     masks: [...session.masks],
     ...(templatedUrl?.ok ? { url: templatedUrl.value.text } : {}),

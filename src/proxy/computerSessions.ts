@@ -55,6 +55,10 @@ export type ComputerSession = {
   /** Regions that show typed values (a field's inside, read before the keys went in). */
   masks: Box[];
   pending?: PendingCall;
+  /** The latest response the proxy gave in this task: the only one it goes on from. */
+  latestResponseId?: string;
+  /** A request of this task is being answered: a second one for the same call is refused, never answered twice. */
+  busy?: boolean;
   /** For the run kept when the task ends: when it began, each turn, the upstream's calls and tokens. */
   startedAt: number;
   turns: ProxyTurn[];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Box, Point } from '../checks/geometry.js';
+import { intersect, type Box, type Point } from '../checks/geometry.js';
 import { canonical, kindOf, pointOf, renderAction, type ComputerAction } from './computerActions.js';
 import type { StoredReply } from './chatReply.js';
 import { templateText, type DeclaredValues } from './declaredValues.js';
@@ -149,7 +149,9 @@ async function checkStep(step: ComputerStep, live: LiveScreen, values: DeclaredV
     if (!point) return 'the recorded action has no point';
   }
   if (step.lookAlike) return 'the recorded crop shows elsewhere in its own screenshot too: nothing in it tells the target from another';
-  const compared = await compareCrop(Buffer.from(step.crop.png, 'base64'), live.screen, step.crop.box, [...step.masks, ...live.masks]);
+  const masks = [...step.masks, ...live.masks];
+  if (maskedShare(step.crop.box, masks) > MAX_MASKED_SHARE) return 'typed values cover most of the crop: too little of it is left to check';
+  const compared = await compareCrop(Buffer.from(step.crop.png, 'base64'), live.screen, step.crop.box, masks);
   if (compared.reason) return compared.reason;
   // The recorded look at the point, and the same look somewhere else now: which one is the target cannot be told.
   if (cropFoundElsewhere(live.screen, step.crop.box)) return 'what the crop shows is on the screen elsewhere too: nothing in it tells the target from another';
@@ -164,4 +166,19 @@ export function valueHash(value: string): string {
 /** The hashes of a run's declared values. */
 export function valueHashes(values: DeclaredValues): Record<string, string> {
   return Object.fromEntries([...values].map(([name, value]) => [name, valueHash(value)]));
+}
+
+/** More of the crop than this masked (typed values), and what is left proves too little. */
+const MAX_MASKED_SHARE = 0.5;
+
+/** The share of the box the masks cover (their overlaps counted once, pixel by pixel). */
+function maskedShare(box: Box, masks: readonly Box[]): number {
+  if (masks.length === 0) return 0;
+  const covered = new Uint8Array(box.width * box.height);
+  for (const mask of masks) {
+    const inside = intersect(mask, box);
+    if (!inside) continue;
+    for (let y = inside.y - box.y; y < inside.y - box.y + inside.height; y++) covered.fill(1, y * box.width + inside.x - box.x, y * box.width + inside.x - box.x + inside.width);
+  }
+  return covered.reduce((sum, one) => sum + one, 0) / covered.length;
 }

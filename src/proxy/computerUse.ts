@@ -9,6 +9,7 @@ import { chooseStep, computerNodeOf, toStoredReply, type ComputerNode, type Comp
 import { ambiguity, parseDeclaredValues } from './declaredValues.js';
 import { templateJsonText } from './jsonTemplates.js';
 import type { ProxyRunLog } from './proxyRuns.js';
+import { isJsonObject } from '../params/jsonValues.js';
 import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
 import type { ResponsesRequest } from './responsesRequest.js';
@@ -29,45 +30,64 @@ export type ComputerContext = ChatContext & { sessions: ComputerSessions; /** Wh
 type Said = { cache: 'hit' | 'miss' | 'bypass'; reason?: string; node?: string };
 
 export async function handleComputerUse(req: IncomingMessage, res: ServerResponse, raw: Buffer, request: ResponsesRequest, context: ComputerContext): Promise<void> {
-  const body = request.body;
   const arrived = performance.now();
-  const refused = { 'rote-cache': 'bypass', 'rote-reason': 'the request was refused before it was looked up' };
+  const refuse = (status: number, message: string, param: string | null, code: string | null) => sendOpenAIError(res, status, { type: 'invalid_request_error', message, param, code }, { 'rote-cache': 'bypass', 'rote-reason': 'the request was refused before it was looked up' });
   const declared = parseDeclaredValues(headerOf(req, 'rote-params'));
-  if (!declared.ok) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: declared.reason, param: 'Rote-Params', code: 'invalid_rote_params' }, refused);
+  if (!declared.ok) return refuse(400, declared.reason, 'Rote-Params', 'invalid_rote_params');
   const previous = request.previousResponseId;
   // A conversation begun past the proxy (its ids are the upstream's) is the upstream's to go on with.
   if (previous !== undefined && !isOwnId(previous)) return passThrough(req, res, raw, context, 'the previous response is not one the proxy gave');
-  const answered = request.screenshot?.callId;
+  const answered = request.answersCall;
   const session = previous !== undefined ? context.sessions.ofResponse(previous) : answered !== undefined ? context.sessions.ofCall(answered) : undefined;
-  if (previous !== undefined && !session) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `Previous response with id '${previous}' not found.`, param: 'previous_response_id', code: 'previous_response_not_found' }, refused);
-  if (session?.pending && answered !== session.pending.callId) return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `No tool output found for computer call ${session.pending.callId}.`, param: 'input', code: null }, refused);
+  if (previous !== undefined && !session) return refuse(400, `Previous response with id '${previous}' not found.`, 'previous_response_id', 'previous_response_not_found');
+  // The proxy keeps one line of a task: an earlier response of it (a fork), or one of a task that has ended, is not one it can go on from.
+  if (previous !== undefined && session && (session.latestResponseId !== previous || !session.pending)) return refuse(400, `Response '${previous}' is not the latest of its computer-use task: the proxy continues a task only from its latest response.`, 'previous_response_id', 'previous_response_not_latest');
+  if (session?.pending && answered !== session.pending.callId) return refuse(400, `No tool output found for computer call ${session.pending.callId}.`, 'input', null);
+  // An output for a call the proxy does not know (another proxy's, or before a restart) never starts a task of its own.
   if (!session && answered !== undefined) return passThrough(req, res, raw, context, 'the computer call it answers is not one the proxy gave');
-  if (session?.pending && !session.pending.upstream && request.screenshot && request.screenshot.acknowledged.length > 0) {
-    return sendOpenAIError(res, 400, { type: 'invalid_request_error', message: `The request acknowledges a safety check for computer call ${session.pending.callId}, which asked for none: the proxy served it from its cache, and a safety check is never served.`, param: 'input', code: 'unknown_safety_check' }, refused);
+  if (session?.pending && !session.pending.upstream && (request.screenshot?.acknowledged.length ?? 0) > 0) {
+    return refuse(400, `The request acknowledges a safety check for computer call ${session.pending.callId}, which asked for none: the proxy served it from its cache, and a safety check is never served.`, 'input', 'unknown_safety_check');
   }
+  if (session?.busy) return refuse(409, `Another request answering computer call ${session.pending?.callId ?? ''} is being answered: send one request per call.`, 'input', 'conflict');
   const namespace = namespaceOf(req, context.sharedNamespace);
-  const bypass = ambiguity(declared.value) ?? (namespace === undefined ? 'the request carries no API key: it has no tree of its own' : undefined) ?? (typeof body.temperature === 'number' && body.temperature > 1 ? `temperature is ${body.temperature}: the request asks for varied answers` : undefined);
+  const bypass = ambiguity(declared.value) ?? (namespace === undefined ? 'the request carries no API key: it has no tree of its own' : undefined) ?? (typeof request.body.temperature === 'number' && request.body.temperature > 1 ? `temperature is ${request.body.temperature}: the request asks for varied answers` : undefined);
   if (bypass && !session) return passThrough(req, res, raw, context, bypass);
   const started = session ? { ok: true as const, value: session } : startSession(request, namespace!, declared.value);
   if (!started.ok) return passThrough(req, res, raw, context, started.reason);
   const live = started.value;
+  live.busy = true;
+  try {
+    await answerTurn(req, res, context, request, live, arrived, bypass);
+  } finally {
+    live.busy = false;
+  }
+}
+
+/** One turn of a session the request was matched to: the rest of an upstream batch, a step from the tree, or the upstream's answer. */
+async function answerTurn(req: IncomingMessage, res: ServerResponse, context: ComputerContext, request: ResponsesRequest, live: ComputerSession, arrived: number, bypass: string | undefined): Promise<void> {
+  const body = request.body;
   const screen = request.screenshot ? await decodeScreenshot(request.screenshot.dataUrl) : undefined;
   const acknowledged = acknowledgedChecks(live.pending, request.screenshot?.acknowledged ?? []);
   const held = live.pending?.upstream;
   if (held) for (const check of acknowledged) if (!held.acknowledged.includes(check)) held.acknowledged.push(check);
+  // New input beside the screenshot (a user's message): the cache knows nothing of it, the upstream must read it.
+  const beside = request.extra.length > 0 ? 'the request carries new input beside the screenshot' : undefined;
   // The rest of the upstream's batch, one action at a time: not the cache's, the model's own answer.
-  if (held && held.rest.length > 0) {
+  if (held && held.rest.length > 0 && !beside) {
     const [action, ...rest] = held.rest;
-    const step = await stepOf(live, action!, screen, request.screenshot?.currentUrl, 0);
+    // Every action of a batch that came with a safety check carries it: none of them is ever served.
+    const step = await stepOf(live, action!, screen, request.screenshot?.currentUrl, held.checks.length);
     await keep(context, live, step);
     return handOut(res, body, context, live, action!, { ...held, rest }, [], { cache: 'miss', reason: "the rest of the upstream's batch, one action at a time" }, screen, { arrived, crop: cropOf(step) });
   }
+  if (held && held.rest.length > 0) held.rest = [];
   const here: LiveScreen = { ...(screen ? { screen } : {}), ...(request.screenshot?.currentUrl !== undefined ? { url: request.screenshot.currentUrl } : {}), ...(live.focus ? { focus: live.focus } : {}), masks: live.masks };
-  const found = bypass ? { kind: 'miss' as const, reason: bypass } : await lookup(context, live, here);
+  const passed = bypass ?? beside;
+  const found = passed ? { kind: 'miss' as const, reason: passed } : await lookup(context, live, here);
   if (found.kind === 'serve') {
     await context.tree.served(found.nodeId, toStoredReply(found.node)).catch(() => context.log('hit: the store could not count it'));
     context.log(`hit: computer step ${live.levels.length} from the tree (node ${found.nodeId})`);
-    const crop = screen && found.step.crop ? await cropPng(screen, found.step.crop.box) : undefined;
+    const crop = screen && found.step.crop ? await cropPng(screen, found.step.crop.box, [...found.step.masks, ...live.masks]) : undefined;
     return handOut(res, body, context, live, found.action, undefined, [], { cache: 'hit', node: found.nodeId }, screen, { arrived, crop }, found.node.model);
   }
   return forwardTurn(req, res, context, request, live, screen, found.reason, arrived);
@@ -88,7 +108,30 @@ function startSession(request: ResponsesRequest, namespace: string, values: Comp
 }
 
 function toolOf(request: ResponsesRequest): Json | undefined {
-  return ((request.body.tools as Json[] | undefined) ?? []).find((tool) => tool.type === 'computer_use_preview' || tool.type === 'computer');
+  return ((request.body.tools as unknown[] | undefined) ?? []).filter(isJsonObject).find((tool) => tool.type === 'computer_use_preview' || tool.type === 'computer');
+}
+
+/** Keys that move the focus or leave the field: after them, where typed keys go is no longer known. */
+const FOCUS_KEYS = /^(tab|enter|return|escape|esc|arrow\w*|up|down|left|right|pageup|pagedown|page_up|page_down|home|end)$/i;
+
+/**
+ * Where typed keys go after this action: the point a click focused; nothing known after a scroll
+ * or a drag (the page moved under the point) or keys that move the focus; unchanged otherwise
+ * (a hover, a wait, typing, a shortcut such as Ctrl+A).
+ */
+function focusAfter(action: ComputerAction, focus: ComputerSession['focus']): ComputerSession['focus'] {
+  switch (action.type) {
+    case 'click':
+    case 'double_click':
+      return pointOf(action);
+    case 'scroll':
+    case 'drag':
+      return undefined;
+    case 'keypress':
+      return (action.keys as string[]).some((key) => FOCUS_KEYS.test(key)) ? undefined : focus;
+    default:
+      return focus;
+  }
 }
 
 type Found = { kind: 'serve'; nodeId: string; node: ComputerNode; step: ComputerStep; action: ComputerAction } | { kind: 'miss'; reason: string };
@@ -115,13 +158,17 @@ function handOut(res: ServerResponse, body: Json, context: ComputerContext, sess
   const templated = templateAction(action, session.values);
   session.turns.push({ kind: said.cache === 'hit' ? 'cached' : 'agent', action: templated.ok ? readableAction(templated.value.template) : { type: action.type }, intent: describeAction(templated.ok ? readableAction(templated.value.template) : action), ...(said.reason ? { reason: said.reason } : {}), ...(turn.crop ? { crop: turn.crop } : {}), durationMs: performance.now() - turn.arrived });
   const kind = kindOf(action);
-  if (kind === 'keyed' && action.type === 'type' && screen && session.focus) session.masks.push(fieldAt(screen, session.focus));
-  if (kind === 'pointed') session.focus = pointOf(action);
+  if (kind === 'keyed' && action.type === 'type' && screen && session.focus) {
+    const field = fieldAt(screen, session.focus);
+    if (field) session.masks.push(field);
+  }
+  session.focus = focusAfter(action, session.focus);
   session.levels = [...session.levels, templated.ok ? templated.value.level : canonical(action)];
   session.done = [...session.done, describeAction(action)];
   const pending: PendingCall = { callId: mintId('call'), checkIds: checks.map((check) => String(check.id)), ...(upstream ? { upstream } : {}) };
   session.pending = pending;
   const id = mintId('resp');
+  session.latestResponseId = id;
   const output = [...extra, computerCall(session.form, { id: mintId('cu'), callId: pending.callId, action, checks })];
   context.sessions.remember(id, session);
   sendResponse(res, body, servedResponse(body, { id, model: model ?? String(body.model), output }), headersOf(said));
@@ -134,7 +181,7 @@ function acknowledgedChecks(pending: PendingCall | undefined, acknowledged: read
 }
 
 async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: ComputerContext, request: ResponsesRequest, session: ComputerSession, screen: Screenshot | undefined, reason: string, arrived: number): Promise<void> {
-  const ask = upstreamRequest(request.body, session, request.screenshot);
+  const ask = upstreamRequest(request.body, session, request.screenshot, request.extra, request.rawOutput);
   const said: Said = { cache: 'miss', reason };
   let answer;
   try {
@@ -155,7 +202,8 @@ async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: C
   context.log(`miss: computer step ${session.levels.length} forwarded (${ask.continued ? 'the upstream conversation goes on' : 'a new upstream conversation'}; ${reason})`);
   const calls = output.filter((item) => item.type === 'computer_call');
   const others = output.filter((item) => item.type !== 'computer_call' && item.type !== 'reasoning' && item.type !== 'message');
-  const reasoning = output.filter((item) => item.type === 'reasoning').map((item) => ({ ...item, id: mintId('rs') }));
+  // What the model said beside its call (its reasoning, a message): passed on under the proxy's ids.
+  const reasoning = output.filter((item) => item.type === 'reasoning' || item.type === 'message').map((item) => ({ ...item, id: mintId(item.type === 'message' ? 'msg' : 'rs') }));
   const model = typeof response.model === 'string' ? response.model : String(request.body.model);
   const usage = usageOf(response.usage);
   session.upstreamCalls++;

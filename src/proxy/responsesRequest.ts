@@ -18,8 +18,10 @@ export type SentScreenshot = {
   /** The call it answers; none for a screenshot the task's message carries (a first turn). */
   callId?: string;
   dataUrl: string;
-  /** `current_url`, beside the screenshot, where the client sends it. */
+  /** `current_url`, where the client sends it: inside the output (OpenAI's sample app) or beside it. */
   currentUrl?: string;
+  /** Whether the URL came inside the output: the upstream gets it where the client put it. */
+  urlInside?: boolean;
   /** The ids of the safety checks the client acknowledged for that call. */
   acknowledged: string[];
 };
@@ -35,6 +37,16 @@ export type ResponsesRequest = {
   input: Record<string, unknown>[];
   /** The last `computer_call_output` of the input: the screenshot after the agent's last action. */
   screenshot?: SentScreenshot;
+  /** The call the last `computer_call_output` answers, whether or not its screenshot can be read. */
+  answersCall?: string;
+  /** That output item as the client sent it: passed on when its screenshot cannot be read here (a file id, a remote URL). */
+  rawOutput?: Record<string, unknown>;
+  /**
+   * What the client sent beside its screenshot (a user message, a function call's output): new
+   * input the cache knows nothing of. With `previous_response_id`, every item but the output; with
+   * the whole conversation, the items after the output.
+   */
+  extra: Record<string, unknown>[];
 };
 
 const fail = (message: string, param: string | null, code: string | null): { ok: false; error: ChatBodyError } => ({ ok: false, error: { message, param, code } });
@@ -67,6 +79,7 @@ export function readResponsesBody(raw: Buffer): { ok: true; request: ResponsesRe
       ...(display ? { display } : {}),
       ...(typeof body.previous_response_id === 'string' ? { previousResponseId: body.previous_response_id } : {}),
       ...screenshotOf(input),
+      ...answeredCallOf(input, typeof body.previous_response_id === 'string'),
     },
   };
 }
@@ -78,10 +91,12 @@ function screenshotOf(input: readonly Record<string, unknown>[]): { screenshot?:
   if (!last || typeof last.call_id !== 'string' || !isJsonObject(last.output)) return {};
   const output = last.output;
   // A screenshot by file id or a remote URL cannot be checked here: no screenshot, so nothing is served.
-  if (output.type !== 'computer_screenshot' || typeof output.image_url !== 'string' || !/^data:image\/(png|jpeg|webp);base64,/.test(output.image_url)) return {};
-  const currentUrl = typeof last.current_url === 'string' ? last.current_url : typeof output.current_url === 'string' ? output.current_url : undefined;
+  // `computer_screenshot` as the API documents it; `input_image` as OpenAI's sample app sends it.
+  if ((output.type !== 'computer_screenshot' && output.type !== 'input_image') || typeof output.image_url !== 'string' || !/^data:image\/(png|jpeg|webp);base64,/.test(output.image_url)) return {};
+  const urlInside = typeof output.current_url === 'string';
+  const currentUrl = urlInside ? (output.current_url as string) : typeof last.current_url === 'string' ? last.current_url : undefined;
   const acknowledged = (Array.isArray(last.acknowledged_safety_checks) ? last.acknowledged_safety_checks : []).filter(isJsonObject).map((check) => String(check.id));
-  return { screenshot: { callId: last.call_id, dataUrl: output.image_url, ...(currentUrl !== undefined ? { currentUrl } : {}), acknowledged } };
+  return { screenshot: { callId: last.call_id, dataUrl: output.image_url, ...(currentUrl !== undefined ? { currentUrl, urlInside } : {}), acknowledged } };
 }
 
 /** A first turn's screenshot: the last image (a data URL) of the task's user messages, when the agent sends one with the task. */
@@ -89,4 +104,13 @@ function firstScreenshot(input: readonly Record<string, unknown>[]): { screensho
   const parts = input.filter((item) => item.role === 'user' && Array.isArray(item.content)).flatMap((item) => (item.content as unknown[]).filter(isJsonObject));
   const image = [...parts].reverse().find((part) => part.type === 'input_image' && typeof part.image_url === 'string' && /^data:image\/(png|jpeg|webp);base64,/.test(part.image_url));
   return image ? { screenshot: { dataUrl: image.image_url as string, acknowledged: [] } } : {};
+}
+
+/** The call the last computer call output answers, and what came beside it (see ResponsesRequest.extra). */
+function answeredCallOf(input: readonly Record<string, unknown>[], chained: boolean): { answersCall?: string; rawOutput?: Record<string, unknown>; extra: Record<string, unknown>[] } {
+  const at = input.map((item) => item.type).lastIndexOf('computer_call_output');
+  if (at === -1) return { extra: chained ? [...input] : [] };
+  const last = input[at]!;
+  const extra = chained ? input.filter((_, index) => index !== at) : input.slice(at + 1);
+  return { ...(typeof last.call_id === 'string' ? { answersCall: last.call_id } : {}), rawOutput: last, extra };
 }

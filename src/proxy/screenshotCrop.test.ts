@@ -39,7 +39,7 @@ describe('the crop check of a computer-use step', () => {
   });
 
   it("finds a field's inside from a point in it, and masks another value typed there", async () => {
-    const field = fieldAt(page(), { x: 200, y: 55 });
+    const field = fieldAt(page(), { x: 200, y: 55 })!;
     expect(field).toEqual({ x: 100, y: 40, width: 200, height: 30 });
     // A point on a placeholder's letters starts from the background beside them.
     expect(fieldAt(page({ placeholder: true }), { x: 152, y: 55 })).toEqual({ x: 100, y: 40, width: 200, height: 30 });
@@ -66,8 +66,11 @@ describe('the crop check of a computer-use step', () => {
     const screen = { width, height, pixels };
     const row = cropBoxAt(screen, { x: 200, y: 75 });
     expect(cropFoundElsewhere(screen, row)).toBe(true);
-    // One pixel of the second row's label changed: the first row is itself alone again.
-    paint(21, 271, 1, 1, 0x90);
+    // A 3x3 mark on the second row: within what the check tolerates, so still a look-alike.
+    paint(21, 271, 3, 3, 0x90);
+    expect(cropFoundElsewhere(screen, row)).toBe(true);
+    // A second word on its label: the first row is itself alone again.
+    paint(20, 262, 30, 8, 0x40);
     expect(cropFoundElsewhere(screen, row)).toBe(false);
     // A blank corner shows everywhere.
     expect(cropFoundElsewhere(screen, { x: 500, y: 300, width: 200, height: 60 })).toBe(true);

@@ -23,13 +23,15 @@ export const PIXEL_THRESHOLD = 0.1;
 export const MAX_DIFFERING_PIXELS = 12;
 
 const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
+/** A screenshot larger than this (4096×4096) is not decoded: nothing is served on it. */
+const MAX_SCREEN_PIXELS = 4096 * 4096;
 
 /** The screenshot of a data URL, or undefined when it is not an image sharp can read. */
 export async function decodeScreenshot(dataUrl: string): Promise<Screenshot | undefined> {
   const match = DATA_URL.exec(dataUrl);
   if (!match) return undefined;
   try {
-    const { data, info } = await sharp(Buffer.from(dataUrl.slice(match[0].length), 'base64'))
+    const { data, info } = await sharp(Buffer.from(dataUrl.slice(match[0].length), 'base64'), { limitInputPixels: MAX_SCREEN_PIXELS })
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -48,9 +50,14 @@ export function cropBoxAt(screen: { width: number; height: number }, point: Poin
   return { x, y, width, height };
 }
 
-/** The crop at this box as PNG bytes (what a step keeps). */
-export function cropPng(screen: Screenshot, box: Box): Promise<Buffer> {
-  return sharp(cut(screen, box), { raw: { width: box.width, height: box.height, channels: 4 } })
+/** The crop at this box as PNG bytes (what a step keeps), with the masks blanked: a typed value never reaches the store. */
+export function cropPng(screen: Screenshot, box: Box, masks: readonly Box[] = []): Promise<Buffer> {
+  const pixels = cut(screen, box);
+  for (const mask of masks) {
+    const inside = intersect(mask, box);
+    if (inside) blank(pixels, box.width, { ...inside, x: inside.x - box.x, y: inside.y - box.y });
+  }
+  return sharp(pixels, { raw: { width: box.width, height: box.height, channels: 4 } })
     .png()
     .toBuffer();
 }
@@ -78,7 +85,7 @@ export async function compareCrop(recordedPng: Buffer, screen: Screenshot, box: 
  * short, those above and below them are not). What is typed there next shows inside it, so it is
  * masked in later checks; a point on no plain area gives a box of a few pixels.
  */
-export function fieldAt(screen: Screenshot, point: Point): Box {
+export function fieldAt(screen: Screenshot, point: Point): Box | undefined {
   const seed = plainestNear(screen, clamp(Math.round(point.x), 0, screen.width - 1), clamp(Math.round(point.y), 0, screen.height - 1));
   const colour = pixelAt(screen, seed.x, seed.y);
   const same = (x: number, y: number) => sameColour(pixelAt(screen, x, y), colour);
@@ -106,7 +113,10 @@ export function fieldAt(screen: Screenshot, point: Point): Box {
     while (y < screen.height - 1 && y - seed.y < FIELD_REACH_Y && same(x, y + 1)) y++;
     bottom = Math.max(bottom, y);
   }
-  return { x: left, y: top, width: right - left + 1, height: bottom - top + 1 };
+  // A run that reached the screen's edge or the reach is no field's inside (a borderless field on a
+  // plain page): masking it would hide its neighbours from the check too.
+  const unbounded = left === 0 || top === 0 || right === screen.width - 1 || bottom === screen.height - 1 || seed.x - left >= FIELD_REACH_X || right - seed.x >= FIELD_REACH_X || seed.y - top >= FIELD_REACH_Y || bottom - seed.y >= FIELD_REACH_Y;
+  return unbounded ? undefined : { x: left, y: top, width: right - left + 1, height: bottom - top + 1 };
 }
 
 /**
@@ -130,8 +140,8 @@ function plainestNear(screen: Screenshot, px: number, py: number): Point {
 
 const SEED_REACH = 7;
 /** How far from its point a field's inside is looked for. */
-const FIELD_REACH_X = 800;
-const FIELD_REACH_Y = 120;
+const FIELD_REACH_X = 600;
+const FIELD_REACH_Y = 100;
 /** Per channel: a field's background drawn again (anti-aliasing at its edge is not its background). */
 const SAME_COLOUR = 6;
 
@@ -163,41 +173,67 @@ function clamp(value: number, low: number, high: number): number {
 }
 
 /**
- * Whether the pixels of the box show again, exactly, somewhere else in the screenshot: repeated
- * content (rows with identical buttons, a blank region) where the crop cannot tell its target from
- * another, so a step checked by it is never served. Row by row with a rolling hash of each row's
- * run of box.width pixels (mod 2^32), anchored on the crop's rarest row; a hash match is confirmed
- * pixel by pixel.
+ * Whether what the box shows shows again somewhere else in the screenshot, to within what the
+ * check tolerates (MAX_DIFFERING_PIXELS): repeated content (rows with identical buttons, a blank
+ * region) where the crop cannot tell its target from another, so a step checked by it is never
+ * served. A place a few pixels from the box is the box itself, not another.
+ *
+ * Each row's run of box.width pixels is hashed (rolling, mod 2^32). A copy that differs in at most
+ * N pixels differs in at most N rows, so one of the crop's N+1 rarest rows is in it unchanged: the
+ * places where those rows stand are the only candidates, kept when nearly all rows agree, and
+ * confirmed with the check's own comparison.
  */
 export function cropFoundElsewhere(screen: Screenshot, box: Box): boolean {
   const { width, height } = screen;
   const span = width - box.width + 1;
   if (span <= 0 || box.height > height) return false;
-  const rows = new Uint32Array(span * height);
-  let power = 1;
-  for (let i = 1; i < box.width; i++) power = Math.imul(power, HASH_BASE) >>> 0;
-  for (let y = 0; y < height; y++) {
-    let hash = 0;
-    for (let x = 0; x < box.width; x++) hash = (Math.imul(hash, HASH_BASE) + rgbAt(screen, x, y)) >>> 0;
-    rows[y * span] = hash;
-    for (let x = 1; x < span; x++) {
-      hash = (Math.imul((hash - Math.imul(rgbAt(screen, x - 1, y), power)) >>> 0, HASH_BASE) + rgbAt(screen, x + box.width - 1, y)) >>> 0;
-      rows[y * span + x] = hash;
-    }
-  }
+  const rows = rowHashes(screen, box.width, span);
   const own = Array.from({ length: box.height }, (_, row) => rows[(box.y + row) * span + box.x]!);
   const counts = new Map<number, number>(own.map((hash) => [hash, 0]));
   for (const hash of rows) if (counts.has(hash)) counts.set(hash, counts.get(hash)! + 1);
-  const anchor = own.reduce((best, hash, row) => (counts.get(hash)! < counts.get(own[best]!)! ? row : best), 0);
-  for (let y = anchor; y <= height - box.height + anchor; y++) {
-    for (let x = 0; x < span; x++) {
-      if (rows[y * span + x] !== own[anchor]) continue;
-      const top = y - anchor;
-      if (x === box.x && top === box.y) continue;
-      if (own.every((hash, row) => rows[(top + row) * span + x] === hash) && samePixels(screen, box, x, top)) return true;
+  const anchors = own.map((hash, row) => ({ row, count: counts.get(hash)! })).sort((a, b) => a.count - b.count).slice(0, MAX_DIFFERING_PIXELS + 1);
+  // Even the rarest rows stand everywhere: a crop of plain colour proves nothing.
+  if (anchors[0]!.count > MAX_CANDIDATES) return true;
+  const tried = new Set<number>();
+  const recorded = cut(screen, box);
+  for (const anchor of anchors) {
+    if (anchor.count > MAX_CANDIDATES) break;
+    for (let y = anchor.row; y <= height - box.height + anchor.row; y++) {
+      for (let x = 0; x < span; x++) {
+        if (rows[y * span + x] !== own[anchor.row]) continue;
+        const top = y - anchor.row;
+        if ((Math.abs(x - box.x) <= SAME_PLACE && Math.abs(top - box.y) <= SAME_PLACE) || tried.has(top * span + x)) continue;
+        tried.add(top * span + x);
+        const agreeing = own.reduce((sum, hash, row) => sum + (rows[(top + row) * span + x] === hash ? 1 : 0), 0);
+        if (agreeing < box.height - MAX_DIFFERING_PIXELS) continue;
+        const other = cut(screen, { x, y: top, width: box.width, height: box.height });
+        if (pixelmatch(recorded, other, undefined, box.width, box.height, { threshold: PIXEL_THRESHOLD }) <= MAX_DIFFERING_PIXELS) return true;
+      }
     }
   }
   return false;
+}
+
+/** Candidate places an anchor row may have before the crop counts as plain colour. */
+const MAX_CANDIDATES = 50_000;
+/** A place this close to the box is the box: a target a few pixels off is the same target. */
+const SAME_PLACE = 3;
+
+/** The hash of every run of `run` pixels of every row, by row then by first column. */
+function rowHashes(screen: Screenshot, run: number, span: number): Uint32Array {
+  const rows = new Uint32Array(span * screen.height);
+  let power = 1;
+  for (let i = 1; i < run; i++) power = Math.imul(power, HASH_BASE) >>> 0;
+  for (let y = 0; y < screen.height; y++) {
+    let hash = 0;
+    for (let x = 0; x < run; x++) hash = (Math.imul(hash, HASH_BASE) + rgbAt(screen, x, y)) >>> 0;
+    rows[y * span] = hash;
+    for (let x = 1; x < span; x++) {
+      hash = (Math.imul((hash - Math.imul(rgbAt(screen, x - 1, y), power)) >>> 0, HASH_BASE) + rgbAt(screen, x + run - 1, y)) >>> 0;
+      rows[y * span + x] = hash;
+    }
+  }
+  return rows;
 }
 
 const HASH_BASE = 0x01000193;
@@ -205,13 +241,4 @@ const HASH_BASE = 0x01000193;
 function rgbAt(screen: Screenshot, x: number, y: number): number {
   const at = (y * screen.width + x) * 4;
   return (screen.pixels[at]! << 16) | (screen.pixels[at + 1]! << 8) | screen.pixels[at + 2]!;
-}
-
-function samePixels(screen: Screenshot, box: Box, x: number, y: number): boolean {
-  for (let row = 0; row < box.height; row++) {
-    const a = ((box.y + row) * screen.width + box.x) * 4;
-    const b = ((y + row) * screen.width + x) * 4;
-    if (screen.pixels.compare(screen.pixels, b, b + box.width * 4, a, a + box.width * 4) !== 0) return false;
-  }
-  return true;
 }
