@@ -44,6 +44,8 @@ export async function stepOf(session: ComputerSession, action: ComputerAction, s
  * on it is marked so, with the task's values the path never types (its clicks chose them).
  */
 export async function markCompleted(context: RecordingContext, session: ComputerSession): Promise<void> {
+  // A task that took input no key holds was not followed along a stored path: nothing of it is marked.
+  if (session.offPath) return;
   const typed = new Set<string>();
   for (const level of session.levels.slice(1)) {
     const action = JSON.parse(level) as ComputerAction;
@@ -67,6 +69,7 @@ export async function markCompleted(context: RecordingContext, session: Computer
 /** Adds the step to the node at the session's point in the tree; the client has its answer whatever the store does. */
 export async function keep(context: RecordingContext, session: ComputerSession, step: ComputerStep | undefined, model = 'unknown', usage = { promptTokens: 0, completionTokens: 0 }): Promise<void> {
   if (!step) return context.log('miss: an action the proxy does not key, not kept');
+  if (session.offPath) return context.log('miss: the task took input the cache knows nothing of; its steps are not kept');
   try {
     const key = keyOf(session);
     const found = await context.tree.lookup(session.namespace, key);

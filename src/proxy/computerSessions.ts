@@ -25,6 +25,8 @@ export type UpstreamCall = {
   acknowledged: Record<string, unknown>[];
   /** The batch's actions not yet handed to the client: each goes out alone, after a screenshot of its own. */
   rest: ComputerAction[];
+  /** How many actions the batch had. */
+  size: number;
   /** Whether the upstream may be asked to continue this response (it stores responses). */
   chained: boolean;
 };
@@ -59,6 +61,15 @@ export type ComputerSession = {
   latestResponseId?: string;
   /** A request of this task is being answered: a second one for the same call is refused, never answered twice. */
   busy?: boolean;
+  /**
+   * The task took input the cache knows nothing of (a user's message beside a screenshot): from
+   * then on nothing is served or kept for it, as its later steps answer something no key holds.
+   */
+  offPath?: boolean;
+  /** The page's URL at the last turn that sent one: the masks of typed values belong to that page. */
+  url?: string;
+  /** The upstream's final answer, when the task ended: a conversation that goes on after it goes on there. */
+  final?: { responseId: string; itemIds: string[] };
   /** For the run kept when the task ends: when it began, each turn, the upstream's calls and tokens. */
   startedAt: number;
   turns: ProxyTurn[];
@@ -81,6 +92,11 @@ export class ComputerSessions {
   ofCall(callId: string): ComputerSession | undefined {
     const session = this.byCall.get(callId);
     return session?.pending?.callId === callId ? session : undefined;
+  }
+
+  /** The session that ever handed out this call, whether or not the client is to answer it now. */
+  ofAnyCall(callId: string): ComputerSession | undefined {
+    return this.byCall.get(callId);
   }
 
   /** Keeps the session under a response id (and its pending call's id), the newest last. */

@@ -138,4 +138,53 @@ describe('the computer-use proxy, turn by turn', () => {
     expect(answer.status).toBe(200);
     expect(seen).toHaveLength(1);
   });
+
+  it('keeps and serves nothing of a task after a message beside its screenshot: another run without it is not served what it led to', async () => {
+    const { log } = await start([
+      { body: call('1', { type: 'click', button: 'left', x: 100, y: 100 }) },
+      { body: call('2', { type: 'click', button: 'left', x: 300, y: 300 }) },
+      { body: done },
+      { body: call('3', { type: 'click', button: 'left', x: 100, y: 100 }) },
+      { body: call('4', { type: 'click', button: 'left', x: 500, y: 300 }) },
+    ]);
+    const image = await gradient();
+    const r1 = await post({ input: [task] });
+    const r2 = await post({ previous_response_id: r1.json.id, input: [output(r1.json.output[0].call_id, image), { role: 'user', content: 'Stop: use the other account' }] });
+    await post({ previous_response_id: r2.json.id, input: [output(r2.json.output[0].call_id, image)] });
+    expect(log.filter((line) => line.includes('its steps are not kept'))).toHaveLength(1);
+    const s1 = await post({ input: [task] });
+    const s2 = await post({ previous_response_id: s1.json.id, input: [output(s1.json.output[0].call_id, image)] });
+    expect(s2.cache).toBe('miss');
+    expect(s2.json.output[0].action).toMatchObject({ x: 500 });
+  });
+
+  it('passes the acknowledgements on with a screenshot it cannot read', async () => {
+    const checked = { output: [{ type: 'computer_call', id: 'cu_1', call_id: 'call_1', action: { type: 'click', button: 'left', x: 100, y: 100 }, pending_safety_checks: [{ id: 'cu_sc_up', code: 'sensitive_domain', message: 'Check' }], status: 'completed' }] };
+    const { seen } = await start([{ body: checked }, { body: call('2', { type: 'click', button: 'left', x: 100, y: 100 }) }]);
+    const first = await post({ input: [task] });
+    const ours = first.json.output[0].pending_safety_checks[0].id as string;
+    expect(ours).toMatch(/^cu_sc_rote/);
+    await post({ previous_response_id: first.json.id, input: [{ ...output(first.json.output[0].call_id, 'https://example.com/shot.png'), acknowledged_safety_checks: [{ id: ours }] }] });
+    expect(seen[1]).toMatchObject({ input: [{ call_id: 'call_1', acknowledged_safety_checks: [{ id: 'cu_sc_up' }] }] });
+  });
+
+  it('tells the model which actions of its batch were not done when the client sent new input in the middle of it', async () => {
+    const batch = { output: [{ type: 'computer_call', id: 'cu_1', call_id: 'call_1', actions: [{ type: 'click', button: 'left', x: 100, y: 100 }, { type: 'click', button: 'left', x: 300, y: 300 }, { type: 'click', button: 'left', x: 500, y: 300 }], pending_safety_checks: [], status: 'completed' }] };
+    const { seen } = await start([{ body: batch }, { body: call('2', { type: 'click', button: 'left', x: 100, y: 100 }) }]);
+    const batchTools = [{ type: 'computer' }];
+    const r1 = await post({ tools: batchTools, input: [task] });
+    await post({ tools: batchTools, previous_response_id: r1.json.id, input: [output(r1.json.output[0].call_id, await gradient()), { role: 'user', content: 'Wait.' }] });
+    expect(JSON.stringify(seen[1]!.input)).toContain('Of the 3 actions of your last call, only the first 1 were done before this message');
+  });
+
+  it('goes on upstream, from its final response, with a conversation sent whole again after its task ended', async () => {
+    const { seen } = await start([{ body: call('1', { type: 'click', button: 'left', x: 100, y: 100 }) }, { body: done }, { body: done }]);
+    const r1 = await post({ input: [task] });
+    const history = [task, ...r1.json.output, output(r1.json.output[0].call_id, await gradient())];
+    const r2 = await post({ input: history });
+    expect(r2.json.output[0].type).toBe('message');
+    const next = await post({ input: [...history, ...r2.json.output, { role: 'user', content: 'Now the next one.' }] });
+    expect(next.status).toBe(200);
+    expect(seen[2]).toMatchObject({ previous_response_id: 'resp_up2', input: [{ role: 'user', content: 'Now the next one.' }] });
+  });
 });

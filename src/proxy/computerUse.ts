@@ -43,9 +43,15 @@ export async function handleComputerUse(req: IncomingMessage, res: ServerRespons
   // The proxy keeps one line of a task: an earlier response of it (a fork), or one of a task that has ended, is not one it can go on from.
   if (previous !== undefined && session && (session.latestResponseId !== previous || !session.pending)) return refuse(400, `Response '${previous}' is not the latest of its computer-use task: the proxy continues a task only from its latest response.`, 'previous_response_id', 'previous_response_not_latest');
   if (session?.pending && answered !== session.pending.callId) return refuse(400, `No tool output found for computer call ${session.pending.callId}.`, 'input', null);
-  // An output for a call the proxy does not know (another proxy's, or before a restart) never starts a task of its own.
-  if (!session && answered !== undefined) return passThrough(req, res, raw, context, 'the computer call it answers is not one the proxy gave');
-  if (session?.pending && !session.pending.upstream && (request.screenshot?.acknowledged.length ?? 0) > 0) {
+  if (!session && answered !== undefined) {
+    const known = context.sessions.ofAnyCall(answered);
+    // The whole conversation sent again after the task's final message (a next prompt): it goes on upstream, from that message.
+    if (known?.final) return continueAfterFinal(req, res, request, context, known.final, refuse);
+    if (known) return refuse(400, `Computer call ${answered} is not the latest of its computer-use task: the proxy continues a task only from its latest call.`, 'input', 'previous_response_not_latest');
+    // An output for a call the proxy does not know (another proxy's, or before a restart) never starts a task of its own.
+    return passThrough(req, res, raw, context, 'the computer call it answers is not one the proxy gave');
+  }
+  if (session?.pending && !session.pending.upstream && request.acknowledged.length > 0) {
     return refuse(400, `The request acknowledges a safety check for computer call ${session.pending.callId}, which asked for none: the proxy served it from its cache, and a safety check is never served.`, 'input', 'unknown_safety_check');
   }
   if (session?.busy) return refuse(409, `Another request answering computer call ${session.pending?.callId ?? ''} is being answered: send one request per call.`, 'input', 'conflict');
@@ -67,11 +73,17 @@ export async function handleComputerUse(req: IncomingMessage, res: ServerRespons
 async function answerTurn(req: IncomingMessage, res: ServerResponse, context: ComputerContext, request: ResponsesRequest, live: ComputerSession, arrived: number, bypass: string | undefined): Promise<void> {
   const body = request.body;
   const screen = request.screenshot ? await decodeScreenshot(request.screenshot.dataUrl) : undefined;
-  const acknowledged = acknowledgedChecks(live.pending, request.screenshot?.acknowledged ?? []);
+  const acknowledged = acknowledgedChecks(live.pending, request.acknowledged);
   const held = live.pending?.upstream;
   if (held) for (const check of acknowledged) if (!held.acknowledged.includes(check)) held.acknowledged.push(check);
-  // New input beside the screenshot (a user's message): the cache knows nothing of it, the upstream must read it.
+  // New input beside the screenshot (a user's message): the cache knows nothing of it, the upstream
+  // must read it, and nothing of the task after it is served or kept.
   const beside = request.extra.length > 0 ? 'the request carries new input beside the screenshot' : undefined;
+  if (beside) live.offPath = true;
+  // Typed values' masks belong to the page they were typed on.
+  const url = request.screenshot?.currentUrl;
+  if (url !== undefined && live.url !== undefined && url !== live.url) live.masks = [];
+  if (url !== undefined) live.url = url;
   // The rest of the upstream's batch, one action at a time: not the cache's, the model's own answer.
   if (held && held.rest.length > 0 && !beside) {
     const [action, ...rest] = held.rest;
@@ -80,9 +92,11 @@ async function answerTurn(req: IncomingMessage, res: ServerResponse, context: Co
     await keep(context, live, step);
     return handOut(res, body, context, live, action!, { ...held, rest }, [], { cache: 'miss', reason: "the rest of the upstream's batch, one action at a time" }, screen, { arrived, crop: cropOf(step) });
   }
+  // Input beside the screenshot in the middle of a batch: the rest is not done, and the model is told so.
+  const extra = held && held.rest.length > 0 ? [skippedNote(held), ...request.extra] : request.extra;
   if (held && held.rest.length > 0) held.rest = [];
   const here: LiveScreen = { ...(screen ? { screen } : {}), ...(request.screenshot?.currentUrl !== undefined ? { url: request.screenshot.currentUrl } : {}), ...(live.focus ? { focus: live.focus } : {}), masks: live.masks };
-  const passed = bypass ?? beside;
+  const passed = bypass ?? beside ?? (live.offPath ? 'the task took input the cache knows nothing of: nothing after it is served' : undefined);
   const found = passed ? { kind: 'miss' as const, reason: passed } : await lookup(context, live, here);
   if (found.kind === 'serve') {
     await context.tree.served(found.nodeId, toStoredReply(found.node)).catch(() => context.log('hit: the store could not count it'));
@@ -90,7 +104,24 @@ async function answerTurn(req: IncomingMessage, res: ServerResponse, context: Co
     const crop = screen && found.step.crop ? await cropPng(screen, found.step.crop.box, [...found.step.masks, ...live.masks]) : undefined;
     return handOut(res, body, context, live, found.action, undefined, [], { cache: 'hit', node: found.nodeId }, screen, { arrived, crop }, found.node.model);
   }
-  return forwardTurn(req, res, context, request, live, screen, found.reason, arrived);
+  return forwardTurn(req, res, context, request, live, screen, found.reason, arrived, extra);
+}
+
+/** What a model is told when only part of its batch was done before the client sent new input. */
+function skippedNote(held: UpstreamCall): Json {
+  return { role: 'user', content: [{ type: 'input_text', text: `Of the ${held.size} actions of your last call, only the first ${held.size - held.rest.length} were done before this message; the rest were not.` }] };
+}
+
+/**
+ * A conversation sent whole again after its computer-use task ended (the agent's next prompt): the
+ * upstream's final response is where it goes on, with the items after that response's own, under
+ * the upstream's ids. Nothing of it is the cache's.
+ */
+async function continueAfterFinal(req: IncomingMessage, res: ServerResponse, request: ResponsesRequest, context: ComputerContext, final: { responseId: string; itemIds: string[] }, refuse: (status: number, message: string, param: string | null, code: string | null) => void): Promise<void> {
+  const last = request.input.map((item) => (typeof item.id === 'string' && final.itemIds.includes(item.id) ? 1 : 0)).lastIndexOf(1);
+  if (last === -1) return refuse(400, 'The conversation goes on after its computer-use task ended, but without the final message the proxy passed on: send it with the rest, or use previous_response_id.', 'input', null);
+  const body = { ...request.body, previous_response_id: final.responseId, input: request.input.slice(last + 1) };
+  return passThrough(req, res, Buffer.from(JSON.stringify(body)), context, 'the conversation goes on after its computer-use task ended');
 }
 
 function startSession(request: ResponsesRequest, namespace: string, values: ComputerSession['values']): { ok: true; value: ComputerSession } | { ok: false; reason: string } {
@@ -180,8 +211,8 @@ function acknowledgedChecks(pending: PendingCall | undefined, acknowledged: read
   return checks.filter((check) => acknowledged.includes(check.ours)).map((check) => check.theirs);
 }
 
-async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: ComputerContext, request: ResponsesRequest, session: ComputerSession, screen: Screenshot | undefined, reason: string, arrived: number): Promise<void> {
-  const ask = upstreamRequest(request.body, session, request.screenshot, request.extra, request.rawOutput);
+async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: ComputerContext, request: ResponsesRequest, session: ComputerSession, screen: Screenshot | undefined, reason: string, arrived: number, extra: Json[]): Promise<void> {
+  const ask = upstreamRequest(request.body, session, request.screenshot, extra, request.rawOutput);
   const said: Said = { cache: 'miss', reason };
   let answer;
   try {
@@ -217,7 +248,7 @@ async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: C
       const [first, ...rest] = actions.map((action) => (action as { ok: true; value: ComputerAction }).value);
       const step = await stepOf(session, first!, screen, request.screenshot?.currentUrl, checks.length);
       await keep(context, session, step, model, usage);
-      const upstream: UpstreamCall = { responseId: response.id, callId: String(call.call_id), checks, acknowledged: [], rest, chained: request.body.store !== false };
+      const upstream: UpstreamCall = { responseId: response.id, callId: String(call.call_id), checks, acknowledged: [], rest, size: actions.length, chained: request.body.store !== false };
       return handOut(res, request.body, context, session, first!, upstream, checks.map((check) => ({ ...check.theirs, id: check.ours })), said, screen, { arrived, crop: cropOf(step) }, model, reasoning);
     }
   }
@@ -225,6 +256,7 @@ async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: C
   // not key (several calls, a function call): the session ends, and the client gets the upstream's
   // response under the upstream's own ids, so whatever it sends next goes on with the upstream.
   session.pending = undefined;
+  session.final = { responseId: response.id, itemIds: output.flatMap((item) => (typeof item.id === 'string' ? [item.id] : [])) };
   sendResponse(res, request.body, { ...response, previous_response_id: request.body.previous_response_id ?? null }, headersOf(said));
   if (calls.length === 0 && others.length === 0) {
     await markCompleted(context, session);

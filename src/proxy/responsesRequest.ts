@@ -41,6 +41,8 @@ export type ResponsesRequest = {
   answersCall?: string;
   /** That output item as the client sent it: passed on when its screenshot cannot be read here (a file id, a remote URL). */
   rawOutput?: Record<string, unknown>;
+  /** The ids of the safety checks that output acknowledges, whatever its screenshot is. */
+  acknowledged: string[];
   /**
    * What the client sent beside its screenshot (a user message, a function call's output): new
    * input the cache knows nothing of. With `previous_response_id`, every item but the output; with
@@ -107,10 +109,11 @@ function firstScreenshot(input: readonly Record<string, unknown>[]): { screensho
 }
 
 /** The call the last computer call output answers, and what came beside it (see ResponsesRequest.extra). */
-function answeredCallOf(input: readonly Record<string, unknown>[], chained: boolean): { answersCall?: string; rawOutput?: Record<string, unknown>; extra: Record<string, unknown>[] } {
+function answeredCallOf(input: readonly Record<string, unknown>[], chained: boolean): { answersCall?: string; rawOutput?: Record<string, unknown>; extra: Record<string, unknown>[]; acknowledged: string[] } {
   const at = input.map((item) => item.type).lastIndexOf('computer_call_output');
-  if (at === -1) return { extra: chained ? [...input] : [] };
+  if (at === -1) return { extra: chained ? [...input] : [], acknowledged: [] };
   const last = input[at]!;
   const extra = chained ? input.filter((_, index) => index !== at) : input.slice(at + 1);
-  return { ...(typeof last.call_id === 'string' ? { answersCall: last.call_id } : {}), rawOutput: last, extra };
+  const acknowledged = (Array.isArray(last.acknowledged_safety_checks) ? last.acknowledged_safety_checks : []).filter(isJsonObject).map((check) => String(check.id));
+  return { ...(typeof last.call_id === 'string' ? { answersCall: last.call_id } : {}), rawOutput: last, extra, acknowledged };
 }

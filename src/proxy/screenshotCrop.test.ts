@@ -59,8 +59,12 @@ describe('the crop check of a computer-use step', () => {
     const paint = (x0: number, y0: number, w: number, h: number, value: number) => {
       for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) pixels.fill(value, (y * width + x) * 4, (y * width + x) * 4 + 3);
     };
+    // Letters: strokes whose places differ from row to row, as rendered text's do.
+    const letters = (x0: number, y0: number, w: number, h: number, seed: number) => {
+      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (((Math.imul(x - x0, 73856093) ^ Math.imul(y - y0, 19349663) ^ Math.imul(seed, 83492791)) >>> 0) % 5 === 0) pixels.fill(0x20, (y * width + x) * 4, (y * width + x) * 4 + 3);
+    };
     for (const top of [60, 260]) {
-      paint(20, top + 10, 60, 10, 0x20);
+      letters(20, top + 6, 60, 18, 0);
       paint(100, top, 200, 30, 0xff);
     }
     const screen = { width, height, pixels };
@@ -70,11 +74,34 @@ describe('the crop check of a computer-use step', () => {
     paint(21, 271, 3, 3, 0x90);
     expect(cropFoundElsewhere(screen, row)).toBe(true);
     // A second word on its label: the first row is itself alone again.
-    paint(20, 262, 30, 8, 0x40);
+    letters(84, 266, 12, 18, 3);
     expect(cropFoundElsewhere(screen, row)).toBe(false);
     // A blank corner shows everywhere.
     expect(cropFoundElsewhere(screen, { x: 500, y: 300, width: 200, height: 60 })).toBe(true);
     // A whole-screen crop has nowhere else to be.
     expect(cropFoundElsewhere(screen, { x: 0, y: 0, width, height })).toBe(false);
+  });
+
+  it('takes rows a shade apart for copies; a mark on a plain page is only there', () => {
+    const width = 800;
+    const height = 400;
+    const pixels = Buffer.alloc(width * height * 4, 0xff);
+    const paint = (x0: number, y0: number, w: number, h: number, value: number) => {
+      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) pixels.fill(value, (y * width + x) * 4, (y * width + x) * 4 + 3);
+    };
+    // Two rows, the second on a background a shade darker (249 for 255): the check calls them the same.
+    paint(0, 200, width, 140, 0xf9);
+    for (const top of [60, 260]) {
+      paint(20, top + 10, 60, 10, 0x20);
+      paint(100, top, 200, 30, 0x90);
+      paint(110, top + 8, 120, 14, 0x30);
+    }
+    const screen = { width, height, pixels };
+    expect(cropFoundElsewhere(screen, cropBoxAt(screen, { x: 200, y: 75 }))).toBe(true);
+    // A small mark on a plain page is itself only there; a plain corner shows everywhere.
+    const plain = { width, height, pixels: Buffer.alloc(width * height * 4, 0xff) };
+    for (let y = 100; y < 106; y++) for (let x = 300; x < 330; x++) plain.pixels.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+    expect(cropFoundElsewhere(plain, cropBoxAt(plain, { x: 315, y: 103 }))).toBe(false);
+    expect(cropFoundElsewhere(plain, cropBoxAt(plain, { x: 600, y: 330 }))).toBe(true);
   });
 });

@@ -178,10 +178,12 @@ function clamp(value: number, low: number, high: number): number {
  * region) where the crop cannot tell its target from another, so a step checked by it is never
  * served. A place a few pixels from the box is the box itself, not another.
  *
- * Each row's run of box.width pixels is hashed (rolling, mod 2^32). A copy that differs in at most
- * N pixels differs in at most N rows, so one of the crop's N+1 rarest rows is in it unchanged: the
- * places where those rows stand are the only candidates, kept when nearly all rows agree, and
- * confirmed with the check's own comparison.
+ * Each row's run of box.width pixels is hashed (rolling, mod 2^32, colours to 32 levels a channel).
+ * A copy that differs in at most N pixels differs in at most N rows, so when the crop has N+1 rows
+ * of its own (rows that do not stand everywhere), one of them is in the copy unchanged: the places
+ * where those rows stand are the only candidates, kept when nearly all rows agree, and confirmed
+ * with the check's own comparison. A crop with fewer such rows is searched on the ones it has: a
+ * copy that changed every one of them is not found.
  */
 export function cropFoundElsewhere(screen: Screenshot, box: Box): boolean {
   const { width, height } = screen;
@@ -191,13 +193,15 @@ export function cropFoundElsewhere(screen: Screenshot, box: Box): boolean {
   const own = Array.from({ length: box.height }, (_, row) => rows[(box.y + row) * span + box.x]!);
   const counts = new Map<number, number>(own.map((hash) => [hash, 0]));
   for (const hash of rows) if (counts.has(hash)) counts.set(hash, counts.get(hash)! + 1);
-  const anchors = own.map((hash, row) => ({ row, count: counts.get(hash)! })).sort((a, b) => a.count - b.count).slice(0, MAX_DIFFERING_PIXELS + 1);
-  // Even the rarest rows stand everywhere: a crop of plain colour proves nothing.
-  if (anchors[0]!.count > MAX_CANDIDATES) return true;
+  // One anchor per distinct row (rows alike in the crop stand at the same places), the rarest first.
+  const distinct = [...new Map(own.map((hash, row) => [hash, { row, count: counts.get(hash)! }])).values()].sort((a, b) => a.count - b.count);
+  const anchors = distinct.slice(0, MAX_DIFFERING_PIXELS + 1).filter((anchor) => anchor.count <= MAX_CANDIDATES);
+  // Not one row that does not stand everywhere (a crop of plain colour): nothing in it can be shown to be only here.
+  if (anchors.length === 0) return true;
   const tried = new Set<number>();
   const recorded = cut(screen, box);
+  let confirmations = 0;
   for (const anchor of anchors) {
-    if (anchor.count > MAX_CANDIDATES) break;
     for (let y = anchor.row; y <= height - box.height + anchor.row; y++) {
       for (let x = 0; x < span; x++) {
         if (rows[y * span + x] !== own[anchor.row]) continue;
@@ -206,6 +210,8 @@ export function cropFoundElsewhere(screen: Screenshot, box: Box): boolean {
         tried.add(top * span + x);
         const agreeing = own.reduce((sum, hash, row) => sum + (rows[(top + row) * span + x] === hash ? 1 : 0), 0);
         if (agreeing < box.height - MAX_DIFFERING_PIXELS) continue;
+        // Past this many near places, the crop is too much like its surroundings to be shown alone.
+        if (++confirmations > MAX_CONFIRMATIONS) return true;
         const other = cut(screen, { x, y: top, width: box.width, height: box.height });
         if (pixelmatch(recorded, other, undefined, box.width, box.height, { threshold: PIXEL_THRESHOLD }) <= MAX_DIFFERING_PIXELS) return true;
       }
@@ -216,6 +222,8 @@ export function cropFoundElsewhere(screen: Screenshot, box: Box): boolean {
 
 /** Candidate places an anchor row may have before the crop counts as plain colour. */
 const MAX_CANDIDATES = 50_000;
+/** Near places compared pixel by pixel before the crop counts as a look-alike. */
+const MAX_CONFIRMATIONS = 100;
 /** A place this close to the box is the box: a target a few pixels off is the same target. */
 const SAME_PLACE = 3;
 
@@ -238,7 +246,8 @@ function rowHashes(screen: Screenshot, run: number, span: number): Uint32Array {
 
 const HASH_BASE = 0x01000193;
 
+/** A pixel's colour for the row hash, each channel to 32 levels: shades the check calls the same mostly hash the same (the comparison decides). */
 function rgbAt(screen: Screenshot, x: number, y: number): number {
   const at = (y * screen.width + x) * 4;
-  return (screen.pixels[at]! << 16) | (screen.pixels[at + 1]! << 8) | screen.pixels[at + 2]!;
+  return ((screen.pixels[at]! >> 3) << 10) | ((screen.pixels[at + 1]! >> 3) << 5) | (screen.pixels[at + 2]! >> 3);
 }
