@@ -28,8 +28,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   report: ['errors', 'actions', 'store', 'trajectory', 'engine'],
   // The unattended runtime: it names agents but is given the table that makes them (the CLI's).
   scheduler: ['errors', 'progress', 'params', 'agent', 'browser', 'store', 'recordings', 'report', 'engine', 'rote'],
-  // The OpenAI-compatible caching proxy (issue 27): conversations as trees in the store.
-  proxy: ['errors', 'params', 'store', 'trajectory'],
+  // The OpenAI-compatible caching proxy (issue 27): conversations as trees in the store; its
+  // computer-use steps (issue 28) are checked on the agent's screenshot with checks/screenshotCrop.ts.
+  proxy: ['errors', 'params', 'checks', 'store', 'trajectory'],
   test: ['errors', 'actions', 'tools', 'store', 'recordings', 'engine', 'rote'],
   index: ['errors', 'progress', 'params', 'actions', 'checks', 'agent', 'browser', 'tools', 'store', 'trajectory', 'recorder', 'engine', 'rote', 'recordings', 'report'],
   demo: ['errors', 'progress', 'params', 'actions', 'checks', 'agent', 'browser', 'tools', 'store', 'trajectory', 'recorder', 'engine', 'rote', 'recordings', 'report', 'scheduler'],

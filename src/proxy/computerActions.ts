@@ -112,3 +112,26 @@ function sorted(value: unknown): unknown {
       .map((key) => [key, sorted(value[key])]),
   );
 }
+
+/** Keys that move the focus or leave the field: after them, where typed keys go is no longer known. */
+const FOCUS_KEYS = /^(tab|enter|return|escape|esc|arrow\w*|up|down|left|right|pageup|pagedown|page_up|page_down|home|end)$/i;
+
+/**
+ * Where typed keys go after this action: the point a click focused; nothing known after a scroll
+ * or a drag (the page moved under the point) or keys that move the focus; unchanged otherwise
+ * (a hover, a wait, typing, a shortcut such as Ctrl+A).
+ */
+export function focusAfter(action: ComputerAction, focus: Point | undefined): Point | undefined {
+  switch (action.type) {
+    case 'click':
+    case 'double_click':
+      return pointOf(action);
+    case 'scroll':
+    case 'drag':
+      return undefined;
+    case 'keypress':
+      return (action.keys as string[]).some((key) => FOCUS_KEYS.test(key)) ? undefined : focus;
+    default:
+      return focus;
+  }
+}

@@ -3,7 +3,7 @@ import { canonical, kindOf, pointOf, templateAction, type ComputerAction } from 
 import type { ComputerSession } from './computerSessions.js';
 import { computerNodeOf, toStoredReply, valueHashes, withStep, type ComputerStep } from './computerStep.js';
 import { namesIn, readableTemplate, templateText } from './declaredValues.js';
-import { cropBoxAt, cropFoundElsewhere, cropPng, type Screenshot } from './screenshotCrop.js';
+import { cropBoxAt, cropFoundElsewhere, cropPng, type Screenshot } from '../checks/screenshotCrop.js';
 
 /**
  * What the computer-use proxy keeps of a turn: the step the upstream answered, at the session's

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { templateAction } from './computerActions.js';
 import { chooseStep, valueHash, type ComputerNode, type ComputerStep } from './computerStep.js';
-import { cropBoxAt, cropPng, type Screenshot } from './screenshotCrop.js';
+import { cropBoxAt, cropPng, type Screenshot } from '../checks/screenshotCrop.js';
 
 /** A screen whose every region is its own (a gradient), so no crop of it shows elsewhere; `shade` shifts its colours. */
 function plainScreen(shade = 0): Screenshot {

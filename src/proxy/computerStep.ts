@@ -4,7 +4,7 @@ import { intersect, type Box, type Point } from '../checks/geometry.js';
 import { canonical, kindOf, pointOf, renderAction, type ComputerAction } from './computerActions.js';
 import type { StoredReply } from './chatReply.js';
 import { templateText, type DeclaredValues } from './declaredValues.js';
-import { compareCrop, cropFoundElsewhere, type Screenshot } from './screenshotCrop.js';
+import { compareCrop, cropFoundElsewhere, type Screenshot } from '../checks/screenshotCrop.js';
 
 /**
  * A computer-use step as the proxy's tree keeps it: the action the agent's model answered at one

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ComputerSession } from './computerSessions.js';
+import type { ComputerSession, UpstreamCall } from './computerSessions.js';
 import type { SentScreenshot } from './responsesRequest.js';
 import { forward, type Forwarded } from './upstream.js';
 
@@ -69,4 +69,9 @@ function imageOf(rawOutput: Json | undefined): Json[] {
   if (typeof output?.file_id === 'string') return [{ type: 'input_image', file_id: output.file_id, detail: 'auto' }];
   if (typeof output?.image_url === 'string') return [{ type: 'input_image', image_url: output.image_url, detail: 'auto' }];
   return [];
+}
+
+/** What a model is told when only part of its batch was done before the client sent new input. */
+export function skippedNote(held: UpstreamCall): Json {
+  return { role: 'user', content: [{ type: 'input_text', text: `Of the ${held.size} actions of your last call, only the first ${held.size - held.rest.length} were done before this message; the rest were not.` }] };
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChatContext } from './chatCompletions.js';
-import { canonical, describeAction, kindOf, pointOf, readAction, templateAction, type ComputerAction } from './computerActions.js';
-import { askUpstream, upstreamRequest } from './computerUpstream.js';
+import { canonical, describeAction, focusAfter, kindOf, readAction, templateAction, type ComputerAction } from './computerActions.js';
+import { askUpstream, skippedNote, upstreamRequest } from './computerUpstream.js';
 import { isOwnId, mintId, type ComputerSession, type ComputerSessions, type PendingCall, type UpstreamCall } from './computerSessions.js';
 import { cropOf, keep, keyOf, markCompleted, readableAction, stepOf, taskTemplate } from './computerRecording.js';
 import { chooseStep, computerNodeOf, toStoredReply, type ComputerNode, type ComputerStep, type LiveScreen } from './computerStep.js';
@@ -14,7 +14,7 @@ import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
 import type { ResponsesRequest } from './responsesRequest.js';
 import { computerCall, sendResponse, servedResponse } from './responsesWire.js';
-import { cropPng, decodeScreenshot, fieldAt, type Screenshot } from './screenshotCrop.js';
+import { cropPng, decodeScreenshot, fieldAt, type Screenshot } from '../checks/screenshotCrop.js';
 import { forward, relay, UpstreamUnreachable } from './upstream.js';
 
 /**
@@ -107,11 +107,6 @@ async function answerTurn(req: IncomingMessage, res: ServerResponse, context: Co
   return forwardTurn(req, res, context, request, live, screen, found.reason, arrived, extra);
 }
 
-/** What a model is told when only part of its batch was done before the client sent new input. */
-function skippedNote(held: UpstreamCall): Json {
-  return { role: 'user', content: [{ type: 'input_text', text: `Of the ${held.size} actions of your last call, only the first ${held.size - held.rest.length} were done before this message; the rest were not.` }] };
-}
-
 /**
  * A conversation sent whole again after its computer-use task ended (the agent's next prompt): the
  * upstream's final response is where it goes on, with the items after that response's own, under
@@ -140,29 +135,6 @@ function startSession(request: ResponsesRequest, namespace: string, values: Comp
 
 function toolOf(request: ResponsesRequest): Json | undefined {
   return ((request.body.tools as unknown[] | undefined) ?? []).filter(isJsonObject).find((tool) => tool.type === 'computer_use_preview' || tool.type === 'computer');
-}
-
-/** Keys that move the focus or leave the field: after them, where typed keys go is no longer known. */
-const FOCUS_KEYS = /^(tab|enter|return|escape|esc|arrow\w*|up|down|left|right|pageup|pagedown|page_up|page_down|home|end)$/i;
-
-/**
- * Where typed keys go after this action: the point a click focused; nothing known after a scroll
- * or a drag (the page moved under the point) or keys that move the focus; unchanged otherwise
- * (a hover, a wait, typing, a shortcut such as Ctrl+A).
- */
-function focusAfter(action: ComputerAction, focus: ComputerSession['focus']): ComputerSession['focus'] {
-  switch (action.type) {
-    case 'click':
-    case 'double_click':
-      return pointOf(action);
-    case 'scroll':
-    case 'drag':
-      return undefined;
-    case 'keypress':
-      return (action.keys as string[]).some((key) => FOCUS_KEYS.test(key)) ? undefined : focus;
-    default:
-      return focus;
-  }
 }
 
 type Found = { kind: 'serve'; nodeId: string; node: ComputerNode; step: ComputerStep; action: ComputerAction } | { kind: 'miss'; reason: string };

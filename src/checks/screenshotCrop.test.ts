@@ -52,22 +52,12 @@ describe('the crop check of a computer-use step', () => {
   });
 
   it('finds a crop that shows again elsewhere (repeated rows, a blank region), and only then', () => {
-    // Two identical rows 100 px apart: a label block and a field each.
-    const width = 800;
-    const height = 400;
-    const pixels = Buffer.alloc(width * height * 4, 0xdd);
-    const paint = (x0: number, y0: number, w: number, h: number, value: number) => {
-      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) pixels.fill(value, (y * width + x) * 4, (y * width + x) * 4 + 3);
-    };
-    // Letters: strokes whose places differ from row to row, as rendered text's do.
-    const letters = (x0: number, y0: number, w: number, h: number, seed: number) => {
-      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (((Math.imul(x - x0, 73856093) ^ Math.imul(y - y0, 19349663) ^ Math.imul(seed, 83492791)) >>> 0) % 5 === 0) pixels.fill(0x20, (y * width + x) * 4, (y * width + x) * 4 + 3);
-    };
+    // Two identical rows 100 px apart: a label and a field each.
+    const { screen, width, height, paint, letters } = canvas(0xdd);
     for (const top of [60, 260]) {
       letters(20, top + 6, 60, 18, 0);
       paint(100, top, 200, 30, 0xff);
     }
-    const screen = { width, height, pixels };
     const row = cropBoxAt(screen, { x: 200, y: 75 });
     expect(cropFoundElsewhere(screen, row)).toBe(true);
     // A 3x3 mark on the second row: within what the check tolerates, so still a look-alike.
@@ -83,12 +73,7 @@ describe('the crop check of a computer-use step', () => {
   });
 
   it('takes rows a shade apart for copies; a mark on a plain page is only there', () => {
-    const width = 800;
-    const height = 400;
-    const pixels = Buffer.alloc(width * height * 4, 0xff);
-    const paint = (x0: number, y0: number, w: number, h: number, value: number) => {
-      for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) pixels.fill(value, (y * width + x) * 4, (y * width + x) * 4 + 3);
-    };
+    const { screen, width, paint } = canvas(0xff);
     // Two rows, the second on a background a shade darker (249 for 255): the check calls them the same.
     paint(0, 200, width, 140, 0xf9);
     for (const top of [60, 260]) {
@@ -96,12 +81,27 @@ describe('the crop check of a computer-use step', () => {
       paint(100, top, 200, 30, 0x90);
       paint(110, top + 8, 120, 14, 0x30);
     }
-    const screen = { width, height, pixels };
     expect(cropFoundElsewhere(screen, cropBoxAt(screen, { x: 200, y: 75 }))).toBe(true);
     // A small mark on a plain page is itself only there; a plain corner shows everywhere.
-    const plain = { width, height, pixels: Buffer.alloc(width * height * 4, 0xff) };
-    for (let y = 100; y < 106; y++) for (let x = 300; x < 330; x++) plain.pixels.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
-    expect(cropFoundElsewhere(plain, cropBoxAt(plain, { x: 315, y: 103 }))).toBe(false);
-    expect(cropFoundElsewhere(plain, cropBoxAt(plain, { x: 600, y: 330 }))).toBe(true);
+    const plain = canvas(0xff);
+    plain.paint(300, 100, 30, 6, 0);
+    expect(cropFoundElsewhere(plain.screen, cropBoxAt(plain.screen, { x: 315, y: 103 }))).toBe(false);
+    expect(cropFoundElsewhere(plain.screen, cropBoxAt(plain.screen, { x: 600, y: 330 }))).toBe(true);
   });
 });
+
+/** An 800x400 screen of one grey, to paint blocks and letters on (strokes whose places differ from row to row, as rendered text's do). */
+function canvas(background: number) {
+  const width = 800;
+  const height = 400;
+  const pixels = Buffer.alloc(width * height * 4, background);
+  for (let at = 3; at < pixels.length; at += 4) pixels[at] = 0xff;
+  const set = (x: number, y: number, value: number) => pixels.fill(value, (y * width + x) * 4, (y * width + x) * 4 + 3);
+  const paint = (x0: number, y0: number, w: number, h: number, value: number) => {
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) set(x, y, value);
+  };
+  const letters = (x0: number, y0: number, w: number, h: number, seed: number) => {
+    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) if (((Math.imul(x - x0, 73856093) ^ Math.imul(y - y0, 19349663) ^ Math.imul(seed, 83492791)) >>> 0) % 5 === 0) set(x, y, 0x20);
+  };
+  return { screen: { width, height, pixels }, width, height, paint, letters };
+}

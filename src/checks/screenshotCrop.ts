@@ -1,7 +1,6 @@
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
-import type { Box, Point } from '../checks/geometry.js';
-import { intersect } from '../checks/geometry.js';
+import { intersect, type Box, type Point } from './geometry.js';
 
 /**
  * What the computer-use proxy sees of a page: the screenshot an agent sent, decoded in memory and
