@@ -10,6 +10,7 @@ import { ambiguity, parseDeclaredValues, type DeclaredValues } from './declaredV
 import { namespaceOf } from './namespace.js';
 import { sendOpenAIError } from './openaiError.js';
 import { forward, relay, UpstreamUnreachable, type Forwarded } from './upstream.js';
+import { headerOf, headerSafe, parseObject, sendUnreachable } from './httpParts.js';
 
 /**
  * POST /v1/chat/completions: served from the namespace's tree when the whole conversation is in
@@ -100,7 +101,7 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
   try {
     answer = await forward(context.upstream, req.method ?? 'POST', req.url ?? '/', req.headers, raw);
   } catch (error) {
-    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, { 'rote-cache': said.cache, 'rote-reason': headerSafe(said.reason) });
+    if (error instanceof UpstreamUnreachable) return sendUnreachable(res, error, { 'rote-cache': said.cache, 'rote-reason': headerSafe(said.reason) });
     throw error;
   }
   const bytes = await relay(res, answer, { 'rote-cache': said.cache, 'rote-reason': headerSafe(said.reason) }, keep !== undefined);
@@ -121,23 +122,4 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
   context.log(kept ? `miss: kept at message ${keep.key.levels.length} (node ${kept}; ${said.reason})` : 'miss: the store could not keep the answer');
   // A conversation with no values declared in it: another one like it may show which parts are values.
   if (kept && keep.key.used.size === 0 && context.learn !== false) await learnFrom(context.tree, keep.namespace, keep.key, kept, context.log);
-}
-
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** A reason as a header value: one line of printable ASCII. */
-function headerSafe(reason: string): string {
-  return reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300);
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -16,6 +16,7 @@ import type { ResponsesRequest } from './responsesRequest.js';
 import { computerCall, sendResponse, servedResponse } from './responsesWire.js';
 import { cropPng, decodeScreenshot, fieldAt, type Screenshot } from '../checks/screenshotCrop.js';
 import { forward, relay, UpstreamUnreachable } from './upstream.js';
+import { headerOf, headerSafe, parseObject, sendUnreachable } from './httpParts.js';
 
 /**
  * POST /v1/responses with a computer tool: each turn of an agent that drives a screen. A turn is
@@ -190,7 +191,7 @@ async function forwardTurn(req: IncomingMessage, res: ServerResponse, context: C
   try {
     answer = await askUpstream(context.upstream, new URL(req.url ?? '/v1/responses', 'http://proxy').pathname, req.headers, ask);
   } catch (error) {
-    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, headersOf(said));
+    if (error instanceof UpstreamUnreachable) return sendUnreachable(res, error, headersOf(said));
     throw error;
   }
   if (answer.status !== 200) {
@@ -242,13 +243,13 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffe
     const answer = await forward(context.upstream, req.method ?? 'POST', req.url ?? '/', req.headers, raw);
     await relay(res, answer, headersOf(said));
   } catch (error) {
-    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, headersOf(said));
+    if (error instanceof UpstreamUnreachable) return sendUnreachable(res, error, headersOf(said));
     throw error;
   }
 }
 
 function headersOf(said: Said): Record<string, string> {
-  return { 'rote-cache': said.cache, ...(said.reason ? { 'rote-reason': said.reason.replace(/[^\x20-\x7e]/g, '?').slice(0, 300) } : {}), ...(said.node ? { 'rote-node': said.node } : {}) };
+  return { 'rote-cache': said.cache, ...(said.reason ? { 'rote-reason': headerSafe(said.reason) } : {}), ...(said.node ? { 'rote-node': said.node } : {}) };
 }
 
 function usageOf(usage: unknown): { promptTokens: number; completionTokens: number } {
@@ -256,19 +257,7 @@ function usageOf(usage: unknown): { promptTokens: number; completionTokens: numb
   return { promptTokens: typeof read.input_tokens === 'number' ? read.input_tokens : 0, completionTokens: typeof read.output_tokens === 'number' ? read.output_tokens : 0 };
 }
 
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
 
-function parseObject(text: string): Json | undefined {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A message with its images as bare parts (`{"type":"input_image"}`): the key holds no screenshot. */
 function withoutImages(item: Json): Json {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { headerOf } from './httpParts.js';
 
 /**
  * Which trees a request belongs to. Each API key has its own, so that two keys never share an
@@ -25,9 +26,4 @@ export function sharedNamespace(name: string): string {
 /** The namespace of an Authorization header's value ("Bearer sk-..."), for `rote proxy clear`. */
 export function namespaceOfAuthorization(authorization: string): string {
   return createHash('sha256').update(`rote-proxy\n${authorization}`).digest('hex');
-}
-
-function headerOf(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }

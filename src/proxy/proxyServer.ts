@@ -8,6 +8,7 @@ import { readResponsesBody } from './responsesRequest.js';
 import type { ProxyRunLog } from './proxyRuns.js';
 import { sendOpenAIError } from './openaiError.js';
 import { forward, relay, UpstreamUnreachable } from './upstream.js';
+import { sendUnreachable } from './httpParts.js';
 
 /**
  * `rote proxy`'s HTTP server: POST /v1/chat/completions and computer-use turns of POST
@@ -73,7 +74,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Comput
     const answer = await forward(context.upstream, req.method ?? 'GET', req.url ?? '/', req.headers, raw);
     await relay(res, answer, { 'rote-cache': 'bypass', 'rote-reason': 'only chat completions and computer-use turns are cached' });
   } catch (error) {
-    if (error instanceof UpstreamUnreachable) return sendOpenAIError(res, 502, { type: 'upstream_error', message: error.message, code: 'upstream_unreachable' }, { 'rote-cache': 'bypass' });
+    if (error instanceof UpstreamUnreachable) return sendUnreachable(res, error, { 'rote-cache': 'bypass' });
     throw error;
   }
 }
