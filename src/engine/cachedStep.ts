@@ -99,7 +99,7 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number, wantFr
   const focus = checked.action.type === 'type' ? await markFocus(page) : undefined;
   // The field the checks found may have been replaced since (found by the fault suite once the checks got faster).
   const typesIntoField = checked.target !== null && checked.target.fingerprint.tag !== 'body' && checked.target.fingerprint.tag !== 'html';
-  if (focus && typesIntoField && (await focusOnPageItself(focus))) {
+  if (focus && typesIntoField && focusOnPageItself(focus)) {
     void focus.dispose().catch(() => undefined);
     return { reason: `the field lost the focus after step ${stepNumber}'s checks, before it typed (the page replaced or left it): the step was not done`, kind: 'focus', notDone: true };
   }

@@ -1,8 +1,16 @@
 import type { JSHandle, Page } from 'playwright';
 import { PICK_ELEMENT } from '../checks/target.js';
 
-/** The element typing goes to (through same-origin frames and open shadow roots), as the pre-check picked it. */
-const FOCUSED = `${PICK_ELEMENT}('focus', 0, 0)`;
+/**
+ * The element typing goes to (through same-origin frames and open shadow roots), as the pre-check
+ * picked it; null when that is the page itself (no element, the body, the root). So one round
+ * trip both marks it and says whether it is the page (nodeType, not instanceof: a field inside a
+ * frame is an Element of the frame's window).
+ */
+const FOCUSED = `(function () {
+  var el = ${PICK_ELEMENT}('focus', 0, 0);
+  return el && el.nodeType === 1 && el !== el.ownerDocument.body && el !== el.ownerDocument.documentElement ? el : null;
+})()`;
 
 /** Marks the focused element before a cached step types, so that afterwards rote can tell whether the text can have arrived. */
 export async function markFocus(page: Page): Promise<JSHandle | undefined> {
@@ -17,10 +25,10 @@ export async function markFocus(page: Page): Promise<JSHandle | undefined> {
  */
 export async function focusKept(mark: JSHandle): Promise<boolean> {
   try {
+    // The focus was on the page itself: no field to lose.
+    if (mark.asElement() === null) return true;
     return await mark.evaluate((el) => {
-      // nodeType, not instanceof: a field inside a frame is an Element of the frame's window.
-      if (!el || (el as Node).nodeType !== 1 || el === (el as Element).ownerDocument.body) return true;
-      const active = el.ownerDocument.activeElement;
+      const active = (el as Element).ownerDocument.activeElement;
       return el.isConnected && active !== null && active !== el.ownerDocument.body;
     });
   } catch {
@@ -34,10 +42,9 @@ export async function focusKept(mark: JSHandle): Promise<boolean> {
 /**
  * Whether the focus marked before typing is nowhere a text can go: no element, or the page
  * itself. A field replaced after the step's checks (a re-render, a clone) leaves it there, and
- * the keys would go nowhere while the run went on as if they had arrived.
+ * the keys would go nowhere while the run went on as if they had arrived. Known from the mark
+ * itself, with no round trip.
  */
-export async function focusOnPageItself(mark: JSHandle | undefined): Promise<boolean> {
-  if (!mark) return false;
-  // nodeType, not instanceof: a field inside a frame is an Element of the frame's window, not of this one.
-  return mark.evaluate((el) => !el || (el as Node).nodeType !== 1 || el === (el as Element).ownerDocument.body || el === (el as Element).ownerDocument.documentElement).catch(() => false);
+export function focusOnPageItself(mark: JSHandle | undefined): boolean {
+  return mark !== undefined && mark.asElement() === null;
 }
