@@ -39,7 +39,7 @@ export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Pr
       // The clip is in the document's CSS pixels, scrolled and zoomed as the viewport is, as Playwright computes it.
       const view = metrics.cssVisualViewport ?? metrics.visualViewport;
       const zoom = metrics.visualViewport.scale || 1;
-      const deviceScale = deviceScaleOf(metrics);
+      const deviceScale = metrics.cssContentSize?.width ? metrics.contentSize.width / metrics.cssContentSize.width || 1 : 1;
       const cuttable = zoom === 1 && deviceScale === 1;
       cutLastTime.set(page, cuttable);
       if (cuttable && insideViewport(clip, view)) {
@@ -53,40 +53,6 @@ export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Pr
     };
     return oneCaptureAtATime(page, narrowed(deadline, CROP_CAPTURE_LIMIT_MS), "capturing the target's crop", capture);
   });
-}
-
-/**
- * The whole viewport as it was a moment ago, taken to cut later crops from: `requestedAt` is when
- * it was asked for (see frameStill.ts, which says whether it still shows the page).
- */
-export type ViewportFrame = { png: Buffer; requestedAt: number; width: number; height: number };
-
-/**
- * One capture of the whole viewport where a CSS pixel is a device pixel (undefined elsewhere, or
- * when Chromium refuses it): one attempt, no retry, since a frame is only ever a head start on a
- * crop that can be captured again.
- */
-export async function captureFrame(page: Page, deadline: Deadline): Promise<ViewportFrame | undefined> {
-  if (cutLastTime.get(page) === false) return undefined;
-  const requestedAt = Date.now();
-  const take = async () => {
-    const cdp = await cdpSession(page);
-    const [metrics, png] = await Promise.all([cdp.send('Page.getLayoutMetrics') as unknown as Promise<LayoutMetrics>, captureViewport(cdp)]);
-    const view = metrics.cssVisualViewport ?? metrics.visualViewport;
-    const cuttable = (metrics.visualViewport.scale || 1) === 1 && deviceScaleOf(metrics) === 1;
-    cutLastTime.set(page, cuttable);
-    return png && cuttable ? { png, requestedAt, width: view.clientWidth, height: view.clientHeight } : undefined;
-  };
-  return oneCaptureAtATime(page, narrowed(deadline, CROP_CAPTURE_LIMIT_MS), 'capturing the viewport', take).catch(() => undefined);
-}
-
-/** A crop cut from a frame; undefined when the clip is not wholly inside it. */
-export async function cropOfFrame(frame: ViewportFrame, clip: Box): Promise<Buffer | undefined> {
-  return insideViewport(clip, { clientWidth: frame.width, clientHeight: frame.height }) ? cutFrom(frame.png, clip) : undefined;
-}
-
-function deviceScaleOf(metrics: LayoutMetrics): number {
-  return metrics.cssContentSize?.width ? metrics.contentSize.width / metrics.cssContentSize.width || 1 : 1;
 }
 
 /** Whether the page's last crop could be cut from its viewport (no device scale, no pinch zoom). */

@@ -3,8 +3,7 @@ import type { Page } from 'playwright';
 /**
  * In-page JavaScript: `__roteChanges()` installs, once per document, one MutationObserver that
  * logs which elements change and when (a bounded ring of events), what short text each showed over
- * time, and which attributes of each changed, and when the page last scrolled, loaded a resource,
- * resized or moved the focus (`movedAt`). Settling reads it to wait only for changes an action
+ * time, and which attributes of each changed. Settling reads it to wait only for changes an action
  * caused, and recording reads it to learn what a wait waited for. Source text, not a TS function
  * (see perform.ts).
  */
@@ -12,7 +11,7 @@ export const CHANGE_LOG_JS = String.raw`
   var __roteChanges = function () {
     var state = window.__roteChangeLog;
     if (state) return state;
-    state = window.__roteChangeLog = { events: [], info: new WeakMap(), installedAt: Date.now(), leaving: false, movedAt: 0 };
+    state = window.__roteChangeLog = { events: [], info: new WeakMap(), installedAt: Date.now(), leaving: false };
     var note = function (el, t, attribute) {
       if (!el || el.nodeType !== 1) return;
       state.events.push({ el: el, t: t });
@@ -38,13 +37,6 @@ export const CHANGE_LOG_JS = String.raw`
         if (r.type === 'childList') for (var j = 0; j < r.addedNodes.length; j++) note(r.addedNodes[j], t, null);
       }
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
-    // What changes pixels without changing the DOM: a scroll (of any element: the capture phase
-    // sees events that do not bubble), a resource that loaded (an image decoded), the viewport
-    // resized, the focus moved (focus styles). A screenshot taken before the last of these may
-    // no longer show the page (checks/frameStill.ts).
-    var moved = function () { state.movedAt = Date.now(); };
-    ['scroll', 'load', 'focusin', 'focusout'].forEach(function (type) { document.addEventListener(type, moved, true); });
-    window.addEventListener('resize', moved);
     // Fired synchronously when a click or submit starts leaving the document, before any request.
     window.addEventListener('beforeunload', function () { state.leaving = true; });
     return state;

@@ -10,13 +10,11 @@ import type { Page, Request } from 'playwright';
 class RequestWatch {
   private readonly open = new Map<Request, number>();
   private readonly waiters = new Set<() => void>();
-  private lastStart = 0;
 
   constructor(page: Page) {
     page.on('request', (request) => {
       const type = request.resourceType();
       if (type === 'fetch' || type === 'xhr') this.open.set(request, Date.now());
-      this.lastStart = Date.now();
     });
     const done = (request: Request) => {
       if (!this.open.delete(request)) return;
@@ -28,11 +26,6 @@ class RequestWatch {
       this.open.clear();
       for (const wake of this.waiters) wake();
     });
-  }
-
-  /** When the page last asked for anything (a fetch, an image, a document; epoch ms, 0 for never). */
-  get lastStartedAt(): number {
-    return this.lastStart;
   }
 
   /** The requests under way that began at or after `since` (epoch ms). */

@@ -1,15 +1,12 @@
 import { actionPoint, describeAction, withPoint } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
 import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
-import { requestWatch } from '../checks/stepRequests.js';
 import type { LookedTarget } from './cropProof.js';
 import { focusKept, focusOnPageItself, markFocus } from './focusKept.js';
 import type { CheckPass } from './preCheck.js';
 import type { NextStep } from './nextCachedStep.js';
 import type { RunState, StepProblem } from './runState.js';
 import { checkToolCall } from './toolChecks.js';
-import { frameAfterAction, frameWanted } from './afterActionFrame.js';
-import { nodeRef } from '../trajectory/nodeRef.js';
 import { callTool } from './toolStep.js';
 
 /**
@@ -27,24 +24,18 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   // What this step's look showed may answer the next step's crop check, if the step does its work.
   const looked = lookedTarget(run, checked, stepNumber);
   run.env.looked = undefined;
-  run.env.afterAction = undefined;
-  // Read before the action: the frame after it is asked for the moment the action is done.
-  const wantFrame = frameWanted(await run.view.candidatesAfter(nodeRef(checked.node.id)));
   const before = beforeAction(run.page);
   const documentsBefore = navigationWatch(run.page).documentCount;
   const acting = Date.now();
   run.dialogs.beginStep(checked.node.state.dialogs ?? []);
   const acts = checked.action.type === 'tool' || (!checked.alreadyDone && checked.action.type !== 'wait');
-  let problem = await act(run, checked, stepNumber, wantFrame);
+  let problem = await act(run, checked, stepNumber);
   // Not done at all: the step is not the run's, and the next turn diverges here with the reason.
   if (problem?.notDone) {
     run.ledger.noteUse(checked.node.id, false);
     return problem;
   }
-  const settled = await settle(run.page, before, context);
-  // The frame after the action shows the page only where the action started nothing that can
-  // change it later without a trace in the DOM: an answer to a request, a document.
-  if (run.env.afterAction && (settled !== 'quiet' || requestWatch(run.page).lastStartedAt >= before.at || navigationWatch(run.page).commitCount !== before.commits)) run.env.afterAction = undefined;
+  await settle(run.page, before, context);
   // A document that loaded while the step's work settled (a frame swapped while its save was on
   // its way) may have cancelled that work: after the last step no next check would see it.
   if (problem === undefined && acts && checked.node.state.navigated === false && navigationWatch(run.page).documentCount !== documentsBefore) {
@@ -85,7 +76,7 @@ function lookedTarget(run: RunState, checked: CheckPass, stepNumber: number): Lo
 }
 
 /** The step's own work: a tool's call, or the action (a recorded wait is never replayed as time: its checks waited for what the page had to show). */
-async function act(run: RunState, checked: CheckPass, stepNumber: number, wantFrame: boolean): Promise<StepProblem | undefined> {
+async function act(run: RunState, checked: CheckPass, stepNumber: number): Promise<StepProblem | undefined> {
   const { context, params, page } = run;
   if (checked.action.type === 'tool') {
     // A tool step is a call of the user's function (its pre-check passed with the other checks).
@@ -111,8 +102,6 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number, wantFr
   }
   const documents = navigationWatch(page).documentCount;
   await performAction(page, checked.action, checked.typeMode, context);
-  // Not after a step that left its document when recorded: the frame would be of the old one.
-  if (wantFrame && checked.node.state.navigated !== true) run.env.afterAction = frameAfterAction(page, context);
   // One that loaded while the action's events went (a click is a move, a press and a release) may
   // have taken them: the step may have acted on the new document, and the run cannot say it did its work.
   if (checked.node.state.navigated === false && navigationWatch(page).documentCount !== documents) {

@@ -7,7 +7,6 @@ import type { BoundParams } from '../params/boundParams.js';
 import type { Deadline } from '../progress/deadline.js';
 import type { ToolRegistry } from '../tools/toolRegistry.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
-import type { AfterActionFrame } from './afterActionFrame.js';
 import type { CheckTimes } from './checkTimes.js';
 import type { LookedTarget } from './cropProof.js';
 
@@ -74,7 +73,5 @@ export type CheckEnvironment = {
   times?: CheckTimes;
   /** The element the step just done compared its crop on, while it may answer the next step's (cropProof.ts). */
   looked?: LookedTarget;
-  /** The screenshot asked for when the step just done had acted: the next crop may be cut from it (afterActionFrame.ts). */
-  afterAction?: AfterActionFrame;
 };
 

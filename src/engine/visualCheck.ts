@@ -1,8 +1,7 @@
 import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
-import { matchCropStable } from '../checks/cropCapture.js';
-import { cropAfterAction } from './afterActionFrame.js';
+import { captureCrop, matchCropStable } from '../checks/cropCapture.js';
 import { compareCrops, insideViewport } from '../checks/visual.js';
 import { firstLineOf } from '../errors/messageOf.js';
 import type { Deadline } from '../progress/deadline.js';
@@ -38,14 +37,14 @@ function insideView(clip: Box, viewport: { width: number; height: number }): boo
 
 /**
  * Starts the crop where the recorded box puts it, to be compared only if the target is found there
- * (visualCheck): the screenshot waits for a frame while the target's read goes on, or is cut from
- * the one asked for after the last action. A capture that fails is no crop; one not used is dropped.
+ * (visualCheck): the screenshot waits for a frame while the target's read goes on. A capture that
+ * fails is no crop; one not used is dropped.
  */
 export function earlyCrop(env: CheckEnvironment, node: TrajectoryNode): EarlyCrop | undefined {
   if (!node.cropHash || !node.cropRect || !node.box) return undefined;
   const clip = clipFor(node.cropRect, node.box);
   if (!insideView(clip, env.page.viewportSize() ?? { width: 1280, height: 720 })) return undefined;
-  return { clip, shot: cropAfterAction(env.page, env.afterAction, clip, node.box, env.deadline).catch(() => undefined) };
+  return { clip, shot: captureCrop(env.page, clip, env.deadline).catch(() => undefined) };
 }
 
 export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, patience: Deadline, early?: EarlyCrop) {
