@@ -21,7 +21,8 @@ export const PIXEL_THRESHOLD = 0.1;
 /** How many pixels of a crop may differ (not counting anti-aliasing) and still be the recorded look. */
 export const MAX_DIFFERING_PIXELS = 12;
 
-const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
+/** An image given inline as a data URL, the only kind that can be decoded and checked here. */
+export const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
 /** A screenshot larger than this (4096×4096) is not decoded: nothing is served on it. */
 const MAX_SCREEN_PIXELS = 4096 * 4096;
 
@@ -52,10 +53,7 @@ export function cropBoxAt(screen: { width: number; height: number }, point: Poin
 /** The crop at this box as PNG bytes (what a step keeps), with the masks blanked: a typed value never reaches the store. */
 export function cropPng(screen: Screenshot, box: Box, masks: readonly Box[] = []): Promise<Buffer> {
   const pixels = cut(screen, box);
-  for (const mask of masks) {
-    const inside = intersect(mask, box);
-    if (inside) blank(pixels, box.width, { ...inside, x: inside.x - box.x, y: inside.y - box.y });
-  }
+  blankMasks(pixels, box, masks);
   return sharp(pixels, { raw: { width: box.width, height: box.height, channels: 4 } })
     .png()
     .toBuffer();
@@ -69,10 +67,7 @@ export async function compareCrop(recordedPng: Buffer, screen: Screenshot, box: 
   const { data: expected, info } = await sharp(recordedPng).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   if (info.width !== box.width || info.height !== box.height) return { differing: box.width * box.height, reason: `the recorded crop is ${info.width}x${info.height}, not ${box.width}x${box.height}` };
   const actual = cut(screen, box);
-  for (const mask of masks) {
-    const inside = intersect(mask, box);
-    if (inside) for (const pixels of [expected, actual]) blank(pixels, box.width, { ...inside, x: inside.x - box.x, y: inside.y - box.y });
-  }
+  for (const pixels of [expected, actual]) blankMasks(pixels, box, masks);
   const differing = pixelmatch(expected, actual, undefined, box.width, box.height, { threshold: PIXEL_THRESHOLD });
   if (differing <= MAX_DIFFERING_PIXELS) return { differing };
   return { differing, reason: `${differing} pixels around the step's point differ from the recording (at most ${MAX_DIFFERING_PIXELS} may)` };
@@ -161,6 +156,14 @@ function cut(screen: Screenshot, box: Box): Buffer {
     screen.pixels.copy(out, row * box.width * 4, from, from + box.width * 4);
   }
   return out;
+}
+
+/** Blanks, in the pixels of `box`, where the masks (screenshot boxes) fall inside it. */
+function blankMasks(pixels: Buffer, box: Box, masks: readonly Box[]): void {
+  for (const mask of masks) {
+    const inside = intersect(mask, box);
+    if (inside) blank(pixels, box.width, { ...inside, x: inside.x - box.x, y: inside.y - box.y });
+  }
 }
 
 function blank(pixels: Buffer, width: number, box: Box): void {

@@ -97,14 +97,15 @@ async function countLearnedHit(context: ChatContext, templateId: string, reply: 
 
 /** Forwards the request unchanged and copies the answer back; a whole, successful answer is kept when `keep` says where. */
 async function passThrough(req: IncomingMessage, res: ServerResponse, raw: Buffer, context: ChatContext, said: { cache: 'miss' | 'bypass'; reason: string }, keep?: Keep): Promise<void> {
+  const headers = { 'rote-cache': said.cache, 'rote-reason': headerSafe(said.reason) };
   let answer: Forwarded;
   try {
     answer = await forward(context.upstream, req.method ?? 'POST', req.url ?? '/', req.headers, raw);
   } catch (error) {
-    if (error instanceof UpstreamUnreachable) return sendUnreachable(res, error, { 'rote-cache': said.cache, 'rote-reason': headerSafe(said.reason) });
+    if (error instanceof UpstreamUnreachable) return sendUnreachable(res, error, headers);
     throw error;
   }
-  const bytes = await relay(res, answer, { 'rote-cache': said.cache, 'rote-reason': headerSafe(said.reason) }, keep !== undefined);
+  const bytes = await relay(res, answer, headers, keep !== undefined);
   // An error is passed through and never kept; so is anything that is not a whole answer.
   if (!keep || !bytes || answer.status !== 200) return;
   const text = bytes.toString('utf8');

@@ -257,8 +257,6 @@ function usageOf(usage: unknown): { promptTokens: number; completionTokens: numb
   return { promptTokens: typeof read.input_tokens === 'number' ? read.input_tokens : 0, completionTokens: typeof read.output_tokens === 'number' ? read.output_tokens : 0 };
 }
 
-
-
 /** A message with its images as bare parts (`{"type":"input_image"}`): the key holds no screenshot. */
 function withoutImages(item: Json): Json {
   if (!Array.isArray(item.content)) return item;

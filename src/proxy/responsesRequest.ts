@@ -1,5 +1,6 @@
 import type { ChatBodyError } from './chatRequest.js';
 import { isJsonObject } from '../params/jsonValues.js';
+import { DATA_URL } from '../checks/screenshotCrop.js';
 
 /**
  * A Responses API request as the computer-use proxy reads it: the checks OpenAI makes before
@@ -90,21 +91,20 @@ export function readResponsesBody(raw: Buffer): { ok: true; request: ResponsesRe
 function screenshotOf(input: readonly Record<string, unknown>[]): { screenshot?: SentScreenshot } {
   const last = [...input].reverse().find((item) => item.type === 'computer_call_output');
   if (!last) return firstScreenshot(input);
-  if (!last || typeof last.call_id !== 'string' || !isJsonObject(last.output)) return {};
+  if (typeof last.call_id !== 'string' || !isJsonObject(last.output)) return {};
   const output = last.output;
   // A screenshot by file id or a remote URL cannot be checked here: no screenshot, so nothing is served.
   // `computer_screenshot` as the API documents it; `input_image` as OpenAI's sample app sends it.
-  if ((output.type !== 'computer_screenshot' && output.type !== 'input_image') || typeof output.image_url !== 'string' || !/^data:image\/(png|jpeg|webp);base64,/.test(output.image_url)) return {};
+  if ((output.type !== 'computer_screenshot' && output.type !== 'input_image') || typeof output.image_url !== 'string' || !DATA_URL.test(output.image_url)) return {};
   const urlInside = typeof output.current_url === 'string';
   const currentUrl = urlInside ? (output.current_url as string) : typeof last.current_url === 'string' ? last.current_url : undefined;
-  const acknowledged = (Array.isArray(last.acknowledged_safety_checks) ? last.acknowledged_safety_checks : []).filter(isJsonObject).map((check) => String(check.id));
-  return { screenshot: { callId: last.call_id, dataUrl: output.image_url, ...(currentUrl !== undefined ? { currentUrl, urlInside } : {}), acknowledged } };
+  return { screenshot: { callId: last.call_id, dataUrl: output.image_url, ...(currentUrl !== undefined ? { currentUrl, urlInside } : {}), acknowledged: acknowledgedBy(last) } };
 }
 
 /** A first turn's screenshot: the last image (a data URL) of the task's user messages, when the agent sends one with the task. */
 function firstScreenshot(input: readonly Record<string, unknown>[]): { screenshot?: SentScreenshot } {
   const parts = input.filter((item) => item.role === 'user' && Array.isArray(item.content)).flatMap((item) => (item.content as unknown[]).filter(isJsonObject));
-  const image = [...parts].reverse().find((part) => part.type === 'input_image' && typeof part.image_url === 'string' && /^data:image\/(png|jpeg|webp);base64,/.test(part.image_url));
+  const image = [...parts].reverse().find((part) => part.type === 'input_image' && typeof part.image_url === 'string' && DATA_URL.test(part.image_url));
   return image ? { screenshot: { dataUrl: image.image_url as string, acknowledged: [] } } : {};
 }
 
@@ -114,6 +114,10 @@ function answeredCallOf(input: readonly Record<string, unknown>[], chained: bool
   if (at === -1) return { extra: chained ? [...input] : [], acknowledged: [] };
   const last = input[at]!;
   const extra = chained ? input.filter((_, index) => index !== at) : input.slice(at + 1);
-  const acknowledged = (Array.isArray(last.acknowledged_safety_checks) ? last.acknowledged_safety_checks : []).filter(isJsonObject).map((check) => String(check.id));
-  return { ...(typeof last.call_id === 'string' ? { answersCall: last.call_id } : {}), rawOutput: last, extra, acknowledged };
+  return { ...(typeof last.call_id === 'string' ? { answersCall: last.call_id } : {}), rawOutput: last, extra, acknowledged: acknowledgedBy(last) };
+}
+
+/** The ids of the safety checks a computer call output acknowledges. */
+function acknowledgedBy(output: Record<string, unknown>): string[] {
+  return (Array.isArray(output.acknowledged_safety_checks) ? output.acknowledged_safety_checks : []).filter(isJsonObject).map((check) => String(check.id));
 }
