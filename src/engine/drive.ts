@@ -58,8 +58,9 @@ async function handOver(run: RunState, next: Extract<NextStep, { kind: 'miss' | 
   if (divergence) run.ledger.divergences.push(divergence);
   // After a divergence in auto mode the agent's detour may re-join the cached path, unless the
   // page loaded a document no recorded step accounts for: what the steps before entered may be
-  // gone, and a re-join would skip them. The agent finishes then.
+  // gone, and a re-join would skip them; nor after a step whose work is unproven (RunState.unprovenStep).
+  // The agent finishes then.
   const lostEntries = run.documents.unexplained() > 0;
-  run.cursor.handOver(divergence !== undefined && mode === 'auto' && !lostEntries);
+  run.cursor.handOver(divergence !== undefined && mode === 'auto' && !lostEntries && !run.unprovenStep);
   return undefined;
 }

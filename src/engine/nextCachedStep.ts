@@ -37,7 +37,10 @@ export async function nextCachedStep(run: RunState, problem: StepProblem | undef
     const learned = problem.kind === 'dialog' ? candidates.filter((node) => node.state.afterDialog === true) : [];
     // Whatever the agent does next here is learned for this state.
     run.detourAfterDialog = problem.kind === 'dialog';
-    if (learned.length === 0) return diverged(run, { step, reason: problem.reason });
+    if (learned.length === 0) {
+      run.unprovenStep = true;
+      return diverged(run, { step, reason: problem.reason });
+    }
     candidates = learned;
   }
   const here = run.view.nodeAt(run.cursor.at);

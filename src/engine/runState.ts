@@ -92,6 +92,13 @@ export class RunState {
   page: Page;
   /** The agent takes over after a dialog overlapped a cached step: its first step is the one learned for that (NodeState.afterDialog). */
   detourAfterDialog = false;
+  /**
+   * The hand-over comes because the step before may not have done its work (a dialog swallowed its
+   * keys, the field was replaced): the agent finishes the task. A re-join would go on after that
+   * step as if done, and the cached path would submit what it left (found by the fault suite: a
+   * date typed short under an alert, the agent's click to mend it re-joined the path after it).
+   */
+  unprovenStep = false;
   /** The screen the agent last saw: shown again when a native prompt blocks a new capture. */
   lastSeen: { screenshot: Buffer; viewport: Observation['viewport'] } | undefined;
   /** Actions the agent gave with a prompt's answer, done after the step that opened the prompt. */
