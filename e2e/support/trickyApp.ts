@@ -35,6 +35,11 @@ export type TrickyState = {
    * the focus, the notice covers its middle); or puts an identical new field in its place, focused.
    */
   noteFocus: 'none' | 'cover' | 'replace';
+  /**
+   * /consent: what ticking "I agree" does after the click, in a task it queues (setTimeout 0):
+   * nothing; or put a "Delete my account" button where Continue stood, pushing Continue down.
+   */
+  consentLater: 'none' | 'delete-in-place';
 };
 
 const ORACLE = `<script>
@@ -209,6 +214,22 @@ function notePage(state: TrickyState): string {
   );
 }
 
+function consentPage(state: TrickyState): string {
+  const later =
+    state.consentLater === 'delete-in-place'
+      ? `setTimeout(function () { var row = document.createElement('div'); row.innerHTML = '<button type="submit" name="choice" value="delete">Delete my account</button>'; document.getElementById('actions').prepend(row); }, 0);`
+      : '';
+  return page(
+    'Consent',
+    `<form method="post" action="/consent"><p><label><input type="checkbox" id="agree" name="agree" value="yes"> I agree</label></p>
+<div id="actions"><div><button type="submit" name="choice" value="continue">Continue</button></div></div></form>
+<script>document.getElementById('agree').addEventListener('click', function () { ${later} });</script>`,
+    `var agree = document.getElementById('agree');
+     if (!agree.checked) return o.at(agree, 'Agree');
+     return o.at(Array.prototype.find.call(document.querySelectorAll('button'), function (b) { return b.textContent === 'Continue'; }), 'Continue');`,
+  );
+}
+
 function importPage(): string {
   return page(
     'Import',
@@ -235,6 +256,7 @@ export async function startTrickyApp(): Promise<TrickyApp> {
       { title: 'Notes on remote work', comments: 9 },
     ],
     noteFocus: 'none',
+    consentLater: 'none',
   };
   const done: TrickyApp['done'] = [];
   let loads = 0;
@@ -261,6 +283,7 @@ export async function startTrickyApp(): Promise<TrickyApp> {
       '/countdown': countdownPage,
       '/import': importPage,
       '/note': () => notePage(state),
+      '/consent': () => consentPage(state),
       '/done': () => page('Done', '<p>Done.</p>', 'return o.done();'),
     };
     const render = pages[path];

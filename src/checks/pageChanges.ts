@@ -11,7 +11,7 @@ export const CHANGE_LOG_JS = String.raw`
   var __roteChanges = function () {
     var state = window.__roteChangeLog;
     if (state) return state;
-    state = window.__roteChangeLog = { events: [], info: new WeakMap(), installedAt: Date.now(), leaving: false };
+    state = window.__roteChangeLog = { events: [], info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [] };
     var note = function (el, t, attribute) {
       if (!el || el.nodeType !== 1) return;
       state.events.push({ el: el, t: t });
@@ -39,6 +39,9 @@ export const CHANGE_LOG_JS = String.raw`
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
     // Fired synchronously when a click or submit starts leaving the document, before any request.
     window.addEventListener('beforeunload', function () { state.leaving = true; });
+    // A form's submission is dispatched inside the click (or Enter) that submits it, and its
+    // navigation comes in a task queued after: settling that looks before that task reads these.
+    window.addEventListener('submit', function (event) { state.submits.push({ t: Date.now(), event: event }); if (state.submits.length > 50) state.submits.shift(); }, true);
     return state;
   };`;
 

@@ -104,7 +104,7 @@ const CHURN_MS = 1500;
 const CHURN_TIMES = 3;
 /** ...over at least this long: a list built in a burst of chunks is the action's answer, and is waited for. */
 const CHURN_SPAN_MS = 250;
-const DOM_QUIET = `(function (quietMs, maxMs, actionAt) {
+const DOM_QUIET = `(function (quietMs, maxMs, actionAt, provisional) {
   ${CHANGE_LOG_JS}
   var state = __roteChanges();
   var lastCaused = function () {
@@ -123,8 +123,29 @@ const DOM_QUIET = `(function (quietMs, maxMs, actionAt) {
     });
     return last;
   };
+  var submitted = function () {
+    var submits = state.submits || [];
+    for (var i = 0; i < submits.length; i++) if (submits[i].t >= actionAt && !submits[i].event.defaultPrevented) return true;
+    return false;
+  };
   return new Promise(function (resolve) {
     var start = Date.now();
+    if (provisional) {
+      var seen = lastCaused();
+      // Quiet already, and no form on its way: settled for now, and a sentinel queued behind the
+      // tasks the action queued says later whether one of them changed that (see settleConfirm.ts).
+      if (!state.leaving && !submitted() && start - seen >= quietMs) {
+        var sentinel = state.sentinel = { actionAt: actionAt, done: false, dirty: false, at: 0, waiters: [] };
+        setTimeout(function () {
+          sentinel.done = true;
+          sentinel.at = Date.now();
+          sentinel.dirty = state.leaving || submitted() || lastCaused() > seen;
+          sentinel.waiters.forEach(function (wake) { wake(); });
+        }, 0);
+        resolve('provisional');
+        return;
+      }
+    }
     function check() {
       var now = Date.now(), last = lastCaused();
       if (state.leaving) resolve('leaving');
@@ -139,7 +160,14 @@ const DOM_QUIET = `(function (quietMs, maxMs, actionAt) {
   });
 })`;
 
-export type SettleOptions = { quietMs?: number };
+export type SettleOptions = {
+  quietMs?: number;
+  /**
+   * The page may be found settled before the tasks the action queued have run (see DOM_QUIET): the
+   * caller then confirms it (settleConfirm.ts) before it acts on what it reads meanwhile.
+   */
+  provisional?: boolean;
+};
 
 /** A page that said it was leaving and has not left within this long is staying. */
 const LEAVING_LIMIT_MS = 1500;
@@ -159,9 +187,10 @@ const SETTLE_LIMIT_MS = 10_000;
 
 /**
  * How settling ended: the page came to rest, it kept changing until the one-second bound, or the
- * run's deadline (or SETTLE_LIMIT_MS, or a closed page) ended it first.
+ * run's deadline (or SETTLE_LIMIT_MS, or a closed page) ended it first; or, when asked for, it was
+ * quiet before the tasks the action queued ran, which confirmSettled still has to confirm.
  */
-export type Settled = 'quiet' | 'bounded' | 'out-of-time';
+export type Settled = 'quiet' | 'bounded' | 'out-of-time' | 'provisional';
 
 /**
  * Lets the page come to rest after an action: a navigation the action started has committed
@@ -179,9 +208,12 @@ export async function settle(page: Page, before: BeforeAction, deadline: Deadlin
   const until = Math.min(deadline.at, Date.now() + SETTLE_LIMIT_MS);
   const watch = navigationWatch(page);
   let requestsWaited = false;
+  // Only a first look with nothing under way yet may find the page settled for now.
+  let provisional = options.provisional === true;
   for (;;) {
     const remaining = Math.min(until - Date.now(), remainingMs(deadline));
     if (remaining <= 0 || deadline.signal?.aborted || page.isClosed()) return 'out-of-time';
+    if (watch.navigating || watch.commitCount !== commitsBefore) provisional = false;
     if (watch.navigating) {
       await page.waitForEvent('framenavigated', { timeout: remaining }).catch(() => {});
       continue;
@@ -190,7 +222,13 @@ export async function settle(page: Page, before: BeforeAction, deadline: Deadlin
       await page.waitForLoadState('domcontentloaded', { timeout: remaining }).catch(() => {});
       commitsBefore = watch.commitCount;
     }
-    const state = await page.evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)}, ${actionAt})`).catch(() => 'torn-down');
+    const state = await page.evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)}, ${actionAt}, ${provisional})`).catch(() => 'torn-down');
+    if (state === 'provisional') {
+      if (!watch.navigating && watch.commitCount === commitsBefore && requestWatch(page).startedSince(actionAt).length === 0) return state;
+      // Something is under way already: settled the usual way.
+      provisional = false;
+      continue;
+    }
     if (state === 'leaving') {
       // The document is being left but the request may not have reached us yet: wait for the commit.
       const committed = await page

@@ -10,11 +10,17 @@ import type { Page, Request } from 'playwright';
 class RequestWatch {
   private readonly open = new Map<Request, number>();
   private readonly waiters = new Set<() => void>();
+  /** When the latest requests began, ended or not (newest last, a bounded few). */
+  private readonly starts: number[] = [];
 
   constructor(page: Page) {
     page.on('request', (request) => {
       const type = request.resourceType();
-      if (type === 'fetch' || type === 'xhr') this.open.set(request, Date.now());
+      if (type !== 'fetch' && type !== 'xhr') return;
+      const at = Date.now();
+      this.open.set(request, at);
+      this.starts.push(at);
+      if (this.starts.length > 64) this.starts.shift();
     });
     const done = (request: Request) => {
       if (!this.open.delete(request)) return;
@@ -31,6 +37,11 @@ class RequestWatch {
   /** The requests under way that began at or after `since` (epoch ms). */
   startedSince(since: number): Request[] {
     return [...this.open].filter(([, at]) => at >= since).map(([request]) => request);
+  }
+
+  /** Whether any request began between `since` and `until` (epoch ms), whether it has ended or not. */
+  anyStartedBetween(since: number, until: number): boolean {
+    return this.starts.some((at) => at >= since && at <= until);
   }
 
   /** Resolves when none of `requests` is under way any more, or after `ms`: whether they all ended. */

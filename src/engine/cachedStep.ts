@@ -1,6 +1,7 @@
 import { actionPoint, describeAction, withPoint } from '../actions/action.js';
 import { performAction } from '../actions/perform.js';
 import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
+import { confirmSettled } from '../checks/settleConfirm.js';
 import type { LookedTarget } from './cropProof.js';
 import { focusKept, focusOnPageItself, markFocus } from './focusKept.js';
 import type { CheckPass } from './preCheck.js';
@@ -35,12 +36,23 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     run.ledger.noteUse(checked.node.id, false);
     return problem;
   }
-  await settle(run.page, before, context);
+  const page = run.page;
+  // A step that stays on its document, as recorded, may be found settled before the tasks it
+  // queued have run: the next step's checks confirm that (checks/settleConfirm.ts).
+  const provisional = problem === undefined && acts && checked.action.type !== 'tool' && checked.node.state.navigated === false && (checked.node.state.dialogs ?? []).length === 0;
+  const settled = await settle(page, before, context, { provisional });
   // A document that loaded while the step's work settled (a frame swapped while its save was on
   // its way) may have cancelled that work: after the last step no next check would see it.
-  if (problem === undefined && acts && checked.node.state.navigated === false && navigationWatch(run.page).documentCount !== documentsBefore) {
-    problem = { reason: `the page loaded a new document while step ${stepNumber}'s work settled, which the recording did not: whether the step's work arrived cannot be shown`, kind: 'document' };
-  }
+  const loadedWhileSettling = (): StepProblem | undefined =>
+    acts && checked.node.state.navigated === false && navigationWatch(page).documentCount !== documentsBefore
+      ? { reason: `the page loaded a new document while step ${stepNumber}'s work settled, which the recording did not: whether the step's work arrived cannot be shown`, kind: 'document' }
+      : undefined;
+  // A dialog the recording did not have, open while this step acted, may have swallowed its input.
+  const dialogWhileActing = (): StepProblem | undefined => {
+    const dialog = acts ? run.dialogs.unexpectedSince(acting) : undefined;
+    return dialog ? { reason: `an unexpected ${dialog} was open while step ${stepNumber} acted (it was dismissed): whether that step took effect cannot be shown`, kind: 'dialog' } : undefined;
+  };
+  problem ??= loadedWhileSettling();
   const actMs = Date.now() - acting;
   run.input.origins.checkPage(run.page, stepNumber);
   if (checked.action.type !== 'wait') run.waits.acted();
@@ -49,9 +61,15 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     const problemAfter = await checkToolCall(run.toolNamed(checked.action.name), checked.node, 'post', { page: run.page, params, args: checked.action.args });
     if (problemAfter !== undefined) problem = { reason: problemAfter, kind: 'tool' };
   }
-  // A dialog the recording did not have, open while this step acted, may have swallowed its input.
-  const dialog = acts ? run.dialogs.unexpectedSince(acting) : undefined;
-  if (dialog && problem === undefined) problem = { reason: `an unexpected ${dialog} was open while step ${stepNumber} acted (it was dismissed): whether that step took effect cannot be shown`, kind: 'dialog' };
+  problem ??= dialogWhileActing();
+  if (settled === 'provisional' && problem === undefined) {
+    // Once settled for sure, the step is looked at again as above: a load or a dialog the queued tasks brought.
+    run.settling = async () => {
+      const holds = await confirmSettled(page, before, context);
+      const late = loadedWhileSettling() ?? dialogWhileActing();
+      return { holds, ...(late ? { problem: late } : {}) };
+    };
+  }
   if (problem === undefined) run.env.looked = looked;
   const intent = run.intentOf(checked.node);
   // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.

@@ -9,7 +9,7 @@ import { endOptionAt, resolveFork, type EndOption } from './fork.js';
 import { pollCandidates } from './pollCandidates.js';
 import { runValuesOf, type CheckFail, type CheckPass } from './preCheck.js';
 import type { Divergence } from './runResult.js';
-import type { RunState, StepProblem } from './runState.js';
+import type { RunState, SettleConfirmation, StepProblem } from './runState.js';
 
 /** What the replay finds at the run's place: a step to do, the run's end, nothing recorded, or a divergence. */
 export type NextStep =
@@ -30,7 +30,12 @@ export async function nextCachedStep(run: RunState, problem: StepProblem | undef
   // Every check of every candidate polled for this step adds its time here.
   const times = new CheckTimes();
   run.env.times = times;
+  // The step before may have been settled for now only: confirmed beside this step's checks, and
+  // before anything is decided on them (RunState.confirmSettled).
+  const confirming = run.confirmSettled();
+  confirming.catch(() => undefined);
   let candidates = await candidatesNow(run);
+  if (problem !== undefined || candidates.length === 0) problem ??= (await confirming).problem;
   if (problem !== undefined) {
     // Only what an agent did after seeing the page in that very state (a step learned after such
     // a dialog) may be tried, with its checks.
@@ -54,7 +59,9 @@ export async function nextCachedStep(run: RunState, problem: StepProblem | undef
     return diverged(run, { step, reason: 'the recorded trajectory stops here before the task was done' });
   }
   const startedAt = Date.now();
-  const found = await checkedCandidate(run, candidates, end);
+  const found = await checkedCandidate(run, candidates, end, confirming);
+  // The page was still settling as the checks read it: they are done again on the settled page.
+  if (found.kind === 'again') return nextCachedStep(run, found.problem);
   if (found.kind !== 'checked') return found;
   const checked = found.result;
   const checkMs = Date.now() - startedAt;
@@ -77,7 +84,12 @@ async function candidatesNow(run: RunState): Promise<TrajectoryNode[]> {
  * The candidates polled, then the fork settled: the step that passed and is the only way on, or
  * the usual path's failure, or (as a NextStep) the end or an undecided fork.
  */
-async function checkedCandidate(run: RunState, candidates: TrajectoryNode[], end: EndOption | undefined): Promise<NextStep | { kind: 'checked'; result: CheckPass | CheckFail }> {
+async function checkedCandidate(
+  run: RunState,
+  candidates: TrajectoryNode[],
+  end: EndOption | undefined,
+  confirming: Promise<SettleConfirmation>,
+): Promise<NextStep | { kind: 'checked'; result: CheckPass | CheckFail } | { kind: 'again'; problem: StepProblem | undefined }> {
   const { context, input } = run;
   // At a recorded end, a child is taken only if it applies at once; otherwise the run is complete.
   // A step the recording waited for before may take as long again, and twice that on a slower day.
@@ -87,6 +99,8 @@ async function checkedCandidate(run: RunState, candidates: TrajectoryNode[], end
   const values = runValuesOf(run.env);
   const stepForTheseValues = !end?.exact && candidates.some((node) => arrivalsOf(node.state).some((key) => learnedUnderSame(key, values)));
   const checked = await pollCandidates(run, candidates, narrowed(context, end?.fits && !stepForTheseValues ? 0 : patience));
+  const confirmed = await confirming;
+  if (!confirmed.holds || confirmed.problem) return { kind: 'again', problem: confirmed.problem };
   if (!checked.ok) return { kind: 'checked', result: checked };
   const choice = await resolveFork({ env: run.env, first: checked, candidates, end, describe: (node) => run.describeStep(node) });
   switch (choice.kind) {

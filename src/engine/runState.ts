@@ -62,6 +62,10 @@ export type RunInput = {
  * acted), so the next cached step
  * diverges with this reason.
  */
+/** A cached step's provisional settling, confirmed: see RunState.confirmSettled. */
+export type SettleConfirmation = { holds: boolean; problem?: StepProblem };
+export type PendingSettle = () => Promise<SettleConfirmation>;
+
 export type StepProblem = {
   reason: string;
   kind: 'tool' | 'dialog' | 'focus' | 'document';
@@ -99,6 +103,11 @@ export class RunState {
    * date typed short under an alert, the agent's click to mend it re-joined the path after it).
    */
   unprovenStep = false;
+  /**
+   * The last cached step's settling, when it was provisional (checks/settleConfirm.ts): what the
+   * next step reads of the page counts only once this confirms it; confirmSettled takes it.
+   */
+  settling: PendingSettle | undefined;
   /** The screen the agent last saw: shown again when a native prompt blocks a new capture. */
   lastSeen: { screenshot: Buffer; viewport: Observation['viewport'] } | undefined;
   /** Actions the agent gave with a prompt's answer, done after the step that opened the prompt. */
@@ -126,6 +135,17 @@ export class RunState {
       unexplainedLoads: () => this.documents.unexplained(),
       ...(input.tools ? { tools: input.tools } : {}),
     };
+  }
+
+  /**
+   * The last step's settling, confirmed (settled the usual way where it did not hold): whether what
+   * was read of the page since still holds, and what the step was found to have left unproven once
+   * the page had settled. Each pending settle is confirmed once; with none pending, it holds.
+   */
+  async confirmSettled(): Promise<SettleConfirmation> {
+    const pending = this.settling;
+    this.settling = undefined;
+    return pending ? await pending() : { holds: true };
   }
 
   /** The run record exists: from now on the run answers the page's native dialogs. */
