@@ -62,11 +62,13 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     if (problemAfter !== undefined) problem = { reason: problemAfter, kind: 'tool' };
   }
   problem ??= dialogWhileActing();
-  if (settled === 'provisional' && problem === undefined) {
-    // Once settled for sure, the step is looked at again as above: a load or a dialog the queued tasks brought.
+  if (settled === 'provisional') {
+    // Settled for sure before the next turn reads the page (the agent's too); then a step with no
+    // problem yet is looked at again as above: a load or a dialog the queued tasks brought.
+    const found = problem;
     run.settling = async () => {
       const holds = await confirmSettled(page, before, context);
-      const late = loadedWhileSettling() ?? dialogWhileActing();
+      const late = found === undefined ? (loadedWhileSettling() ?? dialogWhileActing()) : undefined;
       return { holds, ...(late ? { problem: late } : {}) };
     };
   }
