@@ -47,3 +47,14 @@ test('a field replaced by an identical one when focused is another element: its 
   expect(typed.checks?.visual).toBeGreaterThan(0);
   expect(app.done.at(-1)!.fields.note).toBe('second');
 });
+
+test('a field that hands the focus on to another when clicked, changing nothing in the page: the typing step diverges, nothing is typed', async ({ app, run }) => {
+  await run({ note: 'first' });
+  app.set({ noteFocus: 'elsewhere' });
+  const result = await run({ note: 'second' }, { mode: 'replay-only', checkTimeout: 800 });
+  // The focused element is another one, with no change in the page: it is not the recorded field.
+  expect(result.status).toBe('diverged');
+  expect(result.divergences[0]!.action?.type).toBe('type');
+  expect(result.steps.some((step) => step.action.type === 'type')).toBe(false);
+  expect(app.done).toHaveLength(1);
+});

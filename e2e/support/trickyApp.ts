@@ -34,7 +34,7 @@ export type TrickyState = {
    * /note: what focusing the Note field does: nothing; opens a notice right over it (the field keeps
    * the focus, the notice covers its middle); or puts an identical new field in its place, focused.
    */
-  noteFocus: 'none' | 'cover' | 'replace';
+  noteFocus: 'none' | 'cover' | 'replace' | 'elsewhere';
   /**
    * /consent: what ticking "I agree" does after the click, in a task it queues (setTimeout 0):
    * nothing; or put a "Delete my account" button where Continue stood, pushing Continue down.
@@ -203,10 +203,12 @@ function notePage(state: TrickyState): string {
          document.body.appendChild(d);`
       : state.noteFocus === 'replace'
         ? `var copy = note.cloneNode(true); note.replaceWith(copy); copy.focus();`
-        : '';
+        : state.noteFocus === 'elsewhere'
+          ? `document.getElementById('ref').focus();`
+          : '';
   return page(
     'Note',
-    `<form method="post" action="/note"><label>Note <input name="note" id="note" style="width:300px"></label> <button type="submit">Save</button></form>
+    `<form method="post" action="/note"><label>Note <input name="note" id="note" style="width:300px"></label> <label>Reference <input name="ref" id="ref" style="width:100px"></label> <button type="submit">Save</button></form>
 <script>var once = false; document.getElementById('note').addEventListener('focus', function () { var note = this; if (once) return; once = true; ${onFocus} });</script>`,
     `var note = document.querySelector('input[name=note]');
      if (note.value !== params.note) { var a = o.at(note, 'Note'); a.actions.push({ type: 'type', text: params.note }); return a; }
