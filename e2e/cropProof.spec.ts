@@ -58,3 +58,14 @@ test('a field that hands the focus on to another when clicked, changing nothing 
   expect(result.steps.some((step) => step.action.type === 'type')).toBe(false);
   expect(app.done).toHaveLength(1);
 });
+
+test('a field that hands the focus on in a task it queues, changing nothing in the page: nothing is typed into the other field, whatever the timing', async ({ app, run }) => {
+  await run({ note: 'first' });
+  app.set({ noteFocus: 'elsewhere-later' });
+  for (let i = 0; i < 6; i++) {
+    const result = await run({ note: `second ${i}` }, { mode: 'replay-only', checkTimeout: 800 });
+    expect(result.status).toBe('diverged');
+    expect(result.steps.some((step) => step.action.type === 'type')).toBe(false);
+  }
+  expect(app.done).toHaveLength(1);
+});

@@ -34,7 +34,7 @@ export type TrickyState = {
    * /note: what focusing the Note field does: nothing; opens a notice right over it (the field keeps
    * the focus, the notice covers its middle); or puts an identical new field in its place, focused.
    */
-  noteFocus: 'none' | 'cover' | 'replace' | 'elsewhere';
+  noteFocus: 'none' | 'cover' | 'replace' | 'elsewhere' | 'elsewhere-later';
   /**
    * /consent: what ticking "I agree" does after the click, in a task it queues (setTimeout 0):
    * nothing; or put a "Delete my account" button where Continue stood, pushing Continue down.
@@ -205,7 +205,9 @@ function notePage(state: TrickyState): string {
         ? `var copy = note.cloneNode(true); note.replaceWith(copy); copy.focus();`
         : state.noteFocus === 'elsewhere'
           ? `document.getElementById('ref').focus();`
-          : '';
+          : state.noteFocus === 'elsewhere-later'
+            ? `setTimeout(function () { document.getElementById('ref').focus(); }, 0);`
+            : '';
   return page(
     'Note',
     `<form method="post" action="/note"><label>Note <input name="note" id="note" style="width:300px"></label> <label>Reference <input name="ref" id="ref" style="width:100px"></label> <button type="submit">Save</button></form>

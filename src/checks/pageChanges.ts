@@ -11,9 +11,11 @@ export const CHANGE_LOG_JS = String.raw`
   var __roteChanges = function () {
     var state = window.__roteChangeLog;
     if (state) return state;
-    state = window.__roteChangeLog = { events: [], info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [] };
+    state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [] };
     var note = function (el, t, attribute) {
       if (!el || el.nodeType !== 1) return;
+      // Counted apart from the bounded ring: whether anything at all changed between two looks.
+      state.seq++;
       state.events.push({ el: el, t: t });
       if (state.events.length > 4000) state.events.splice(0, 1000);
       var info = state.info.get(el);
@@ -41,7 +43,7 @@ export const CHANGE_LOG_JS = String.raw`
     window.addEventListener('beforeunload', function () { state.leaving = true; });
     // A form's submission is dispatched inside the click (or Enter) that submits it, and its
     // navigation comes in a task queued after: settling that looks before that task reads these.
-    window.addEventListener('submit', function (event) { state.submits.push({ t: Date.now(), event: event }); if (state.submits.length > 50) state.submits.shift(); }, true);
+    window.addEventListener('submit', function (event) { state.seq++; state.submits.push({ t: Date.now(), event: event }); if (state.submits.length > 50) state.submits.shift(); }, true);
     return state;
   };`;
 

@@ -123,23 +123,37 @@ const DOM_QUIET = `(function (quietMs, maxMs, actionAt, provisional) {
     });
     return last;
   };
+  // Since the action, or in the last second by the page's own clock (which may not be this process's).
   var submitted = function () {
-    var submits = state.submits || [];
-    for (var i = 0; i < submits.length; i++) if (submits[i].t >= actionAt && !submits[i].event.defaultPrevented) return true;
+    var submits = state.submits || [], now = Date.now();
+    for (var i = 0; i < submits.length; i++) if ((submits[i].t >= actionAt || now - submits[i].t < 1000) && !submits[i].event.defaultPrevented) return true;
     return false;
+  };
+  // What the change log does not see: the focus (through shadow roots and frames) and the scroll.
+  var focusNow = function () {
+    var el = document.activeElement;
+    for (var depth = 0; el && depth < 8; depth++) {
+      if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+      var inner = null;
+      try { inner = /^(IFRAME|FRAME)$/.test(el.tagName) && el.contentDocument ? el.contentDocument.activeElement : null; } catch (e) { inner = null; }
+      if (!inner) break;
+      el = inner;
+    }
+    return el;
   };
   return new Promise(function (resolve) {
     var start = Date.now();
     if (provisional) {
       var seen = lastCaused();
-      // Quiet already, and no form on its way: settled for now, and a sentinel queued behind the
-      // tasks the action queued says later whether one of them changed that (see settleConfirm.ts).
-      if (!state.leaving && !submitted() && start - seen >= quietMs) {
-        var sentinel = state.sentinel = { actionAt: actionAt, done: false, dirty: false, at: 0, waiters: [] };
+      // Quiet already, no form on its way, and no frame whose changes the log would not see:
+      // settled for now, and a sentinel queued behind the tasks the action queued says later
+      // whether one of them changed anything at all (see settleConfirm.ts).
+      if (!state.leaving && !submitted() && start - seen >= quietMs && !document.querySelector('iframe,frame')) {
+        var sentinel = state.sentinel = { actionAt: actionAt, done: false, dirty: false, waiters: [] };
+        var seq = state.seq, focus = focusNow(), scrollX = window.scrollX, scrollY = window.scrollY;
         setTimeout(function () {
           sentinel.done = true;
-          sentinel.at = Date.now();
-          sentinel.dirty = state.leaving || submitted() || lastCaused() > seen;
+          sentinel.dirty = state.leaving || submitted() || state.seq !== seq || focusNow() !== focus || window.scrollX !== scrollX || window.scrollY !== scrollY;
           sentinel.waiters.forEach(function (wake) { wake(); });
         }, 0);
         resolve('provisional');

@@ -69,7 +69,8 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     run.settling = async () => {
       const holds = await confirmSettled(page, before, context);
       const late = found === undefined ? (loadedWhileSettling() ?? dialogWhileActing()) : undefined;
-      return { holds, ...(late ? { problem: late } : {}) };
+      const settleFully = async () => void (await settle(page, before, context));
+      return { holds, ...(late ? { problem: late } : {}), ...(holds ? { settleFully } : {}) };
     };
   }
   if (problem === undefined) run.env.looked = looked;

@@ -1,5 +1,8 @@
 import { describeAction } from '../actions/action.js';
+import { sameFingerprint } from '../checks/fingerprint.js';
+import { sameBox } from '../checks/lookalikes.js';
 import { compareUrls } from '../checks/urlCheck.js';
+import { targetOf } from './evidence.js';
 import { isOver, narrowed, pause } from '../progress/deadline.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { arrivalsOf, learnedUnderSame } from '../trajectory/valueKeys.js';
@@ -61,7 +64,7 @@ export async function nextCachedStep(run: RunState, problem: StepProblem | undef
   const startedAt = Date.now();
   const found = await checkedCandidate(run, candidates, end, confirming);
   // The page was still settling as the checks read it: they are done again on the settled page.
-  if (found.kind === 'again') return nextCachedStep(run, found.problem);
+  if (found.kind === 'again') return nextCachedStep(run, found.problem ?? problem);
   if (found.kind !== 'checked') return found;
   const checked = found.result;
   const checkMs = Date.now() - startedAt;
@@ -101,6 +104,10 @@ async function checkedCandidate(
   const checked = await pollCandidates(run, candidates, narrowed(context, end?.fits && !stepForTheseValues ? 0 : patience));
   const confirmed = await confirming;
   if (!confirmed.holds || confirmed.problem) return { kind: 'again', problem: confirmed.problem };
+  if (checked.ok && confirmed.settleFully && !(await stillAsChecked(run, checked))) {
+    await confirmed.settleFully();
+    return { kind: 'again', problem: undefined };
+  }
   if (!checked.ok) return { kind: 'checked', result: checked };
   const choice = await resolveFork({ env: run.env, first: checked, candidates, end, describe: (node) => run.describeStep(node) });
   switch (choice.kind) {
@@ -113,6 +120,29 @@ async function checkedCandidate(
     case 'step':
       return { kind: 'checked', result: choice.pass };
   }
+}
+
+/**
+ * The last look before acting on checks that ran while the step before was settled only for now
+ * (checks/settleConfirm.ts): the element the action lands on (at its point, or holding the focus)
+ * is still the one checked, in the same place, with the same fingerprint and state, and nothing
+ * new over it. The sentinel sees no change inside a frame or a shadow root: a target there (whose
+ * cover cannot be told from the top page) is checked again on a page settled the usual way.
+ */
+async function stillAsChecked(run: RunState, pass: CheckPass): Promise<boolean> {
+  const checked = pass.target;
+  if (!checked) return true;
+  if (checked.uncovered === null || checked.domNode === undefined) return false;
+  const now = await targetOf(run.page, pass.action, { deadline: run.context, identity: false });
+  return (
+    now !== null &&
+    now.domNode === checked.domNode &&
+    sameFingerprint(now.fingerprint, checked.fingerprint) &&
+    sameBox(now.box, checked.box) &&
+    now.disabled === checked.disabled &&
+    now.checked === checked.checked &&
+    now.uncovered === checked.uncovered
+  );
 }
 
 /**

@@ -63,7 +63,12 @@ export type RunInput = {
  * diverges with this reason.
  */
 /** A cached step's provisional settling, confirmed: see RunState.confirmSettled. */
-export type SettleConfirmation = { holds: boolean; problem?: StepProblem };
+export type SettleConfirmation = {
+  holds: boolean;
+  problem?: StepProblem;
+  /** Where a provisional settle held: settles the page the usual way after all, for a read the sentinel cannot vouch for. */
+  settleFully?: () => Promise<void>;
+};
 export type PendingSettle = () => Promise<SettleConfirmation>;
 
 export type StepProblem = {
