@@ -1,7 +1,7 @@
 import type { Frame, Locator, Page } from 'playwright';
 import { foldedNamePattern } from '../params/fold.js';
 import { withinDeadline, type Deadline } from '../progress/deadline.js';
-import { COUNTABLE_ROLES, type Fingerprint } from './fingerprint.js';
+import { COUNTABLE_ROLES, sameFingerprint, type Fingerprint, type Target } from './fingerprint.js';
 import type { Box } from './geometry.js';
 import { facetReading, IDENTITY_JS, type Identity } from './identity.js';
 import { FRAME_OFFSET_JS } from './target.js';
@@ -111,4 +111,9 @@ export async function lookalikes(page: Page, fingerprint: Fingerprint, query: Lo
  */
 export function sameBox(a: Box, b: Box): boolean {
   return Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1 && Math.abs(a.width - b.width) < 1 && Math.abs(a.height - b.height) < 1;
+}
+
+/** A target read again where a check read it: still of its kind and in its box (a re-look before acting). */
+export function unmovedTarget(now: Target | null, checked: Target): now is Target {
+  return now !== null && sameFingerprint(now.fingerprint, checked.fingerprint) && sameBox(now.box, checked.box);
 }

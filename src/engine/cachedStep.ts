@@ -65,10 +65,10 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   if (settled === 'provisional') {
     // Settled for sure before the next turn reads the page (the agent's too); then a step with no
     // problem yet is looked at again as above: a load or a dialog the queued tasks brought.
-    const found = problem;
+    const problemSoFar = problem;
     run.settling = async () => {
       const holds = await confirmSettled(page, before, context);
-      const late = found === undefined ? (loadedWhileSettling() ?? dialogWhileActing()) : undefined;
+      const late = problemSoFar === undefined ? (loadedWhileSettling() ?? dialogWhileActing()) : undefined;
       const settleFully = async () => void (await settle(page, before, context));
       return { holds, ...(late ? { problem: late } : {}), ...(holds ? { settleFully } : {}) };
     };

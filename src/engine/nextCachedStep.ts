@@ -1,6 +1,5 @@
 import { describeAction } from '../actions/action.js';
-import { sameFingerprint } from '../checks/fingerprint.js';
-import { sameBox } from '../checks/lookalikes.js';
+import { unmovedTarget } from '../checks/lookalikes.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { targetOf } from './evidence.js';
 import { isOver, narrowed, pause } from '../progress/deadline.js';
@@ -135,10 +134,8 @@ async function stillAsChecked(run: RunState, pass: CheckPass): Promise<boolean> 
   if (checked.uncovered === null || checked.domNode === undefined) return false;
   const now = await targetOf(run.page, pass.action, { deadline: run.context, identity: false });
   return (
-    now !== null &&
+    unmovedTarget(now, checked) &&
     now.domNode === checked.domNode &&
-    sameFingerprint(now.fingerprint, checked.fingerprint) &&
-    sameBox(now.box, checked.box) &&
     now.disabled === checked.disabled &&
     now.checked === checked.checked &&
     now.uncovered === checked.uncovered

@@ -1,8 +1,8 @@
 import type { Action } from '../actions/action.js';
 import { accept } from '../errors/refusal.js';
 import { focusedSelectProblem, type TypeMode } from '../actions/perform.js';
-import { describeFingerprint, sameFingerprint, type Target } from '../checks/fingerprint.js';
-import { sameBox } from '../checks/lookalikes.js';
+import { describeFingerprint, type Target } from '../checks/fingerprint.js';
+import { unmovedTarget } from '../checks/lookalikes.js';
 import { recordedName } from '../checks/secretTarget.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { readableImage } from '../checks/visual.js';
@@ -255,9 +255,7 @@ async function awaitRecordedMoment(draft: Draft, checked: CheckResult, alone: bo
   if (Date.now() - waitStarted <= WAIT_SLICE_MS || !checked.target) return checked;
   const still = await targetOf(env.page, checked.action, { deadline: env.deadline });
   const unchanged =
-    still !== null &&
-    sameFingerprint(still.fingerprint, checked.target.fingerprint) &&
-    sameBox(still.box, checked.target.box) &&
+    unmovedTarget(still, checked.target) &&
     (!still.disabled || node.state.disabled === true) &&
     !compareUrls(node.url, env.page.url(), env.params);
   return unchanged ? checked : fail(draft, 'the target changed while waiting for what the recording waited for');

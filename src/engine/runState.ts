@@ -62,6 +62,13 @@ export type RunInput = {
  * acted), so the next cached step
  * diverges with this reason.
  */
+export type StepProblem = {
+  reason: string;
+  kind: 'tool' | 'dialog' | 'focus' | 'document';
+  /** The step did not act at all (a document loaded after its checks): it is not one of the run's steps. */
+  notDone?: true;
+};
+
 /** A cached step's provisional settling, confirmed: see RunState.confirmSettled. */
 export type SettleConfirmation = {
   holds: boolean;
@@ -70,13 +77,6 @@ export type SettleConfirmation = {
   settleFully?: () => Promise<void>;
 };
 export type PendingSettle = () => Promise<SettleConfirmation>;
-
-export type StepProblem = {
-  reason: string;
-  kind: 'tool' | 'dialog' | 'focus' | 'document';
-  /** The step did not act at all (a document loaded after its checks): it is not one of the run's steps. */
-  notDone?: true;
-};
 
 /**
  * What one run holds while it runs, shared by its turns (drive.ts): where it stands, what it has
