@@ -100,3 +100,17 @@ test('a button put where the next target stood, by a task the click queued, is n
   expect(app.done.map((done) => done.fields.choice)).not.toContain('delete');
   expect(app.done.every((done) => done.fields.choice === 'continue' && done.fields.agree === 'yes')).toBe(true);
 });
+
+test('a box ticked by a task the click queued, with no change the DOM shows, is not clicked again: the last look sees it ticked', async ({ app, runOn }) => {
+  const run = (mode: 'auto' | 'replay-only') => runOn('/consent', { task: 'Agree, ask for a copy and continue', params: {}, mode, agent: (page) => oracleAgent(page) });
+  await run('auto');
+  expect(app.done.at(-1)!.fields).toMatchObject({ agree: 'yes', copy: 'yes', choice: 'continue' });
+  // Ticked by its property in a task after the click on "I agree": the sentinel sees no change,
+  // and checks that read the box before that task see it unticked; clicking it would untick it.
+  app.set({ consentLater: 'tick-copy' });
+  for (let i = 0; i < 6; i++) {
+    const result = await run('auto');
+    expect(result.status, result.error).not.toBe('failed');
+  }
+  expect(app.done.slice(1).map((done) => done.fields.copy ?? 'not sent')).toEqual(Array(6).fill('yes'));
+});

@@ -37,9 +37,11 @@ export type TrickyState = {
   noteFocus: 'none' | 'cover' | 'replace' | 'elsewhere' | 'elsewhere-later';
   /**
    * /consent: what ticking "I agree" does after the click, in a task it queues (setTimeout 0):
-   * nothing; or put a "Delete my account" button where Continue stood, pushing Continue down.
+   * nothing; put a "Delete my account" button where Continue stood, pushing Continue down; or tick
+   * "Send me a copy" by its property (no attribute changes: no change any observer of the DOM sees;
+   * and the box is drawn alike ticked or not, as a styled box whose stylesheet draws its tick elsewhere).
    */
-  consentLater: 'none' | 'delete-in-place';
+  consentLater: 'none' | 'delete-in-place' | 'tick-copy';
 };
 
 const ORACLE = `<script>
@@ -222,14 +224,19 @@ function consentPage(state: TrickyState): string {
   const later =
     state.consentLater === 'delete-in-place'
       ? `setTimeout(function () { var row = document.createElement('div'); row.innerHTML = '<button type="submit" name="choice" value="delete">Delete my account</button>'; document.getElementById('actions').prepend(row); }, 0);`
-      : '';
+      : state.consentLater === 'tick-copy'
+        ? `setTimeout(function () { document.getElementById('copy').checked = true; }, 0);`
+        : '';
   return page(
     'Consent',
     `<form method="post" action="/consent"><p><label><input type="checkbox" id="agree" name="agree" value="yes"> I agree</label></p>
+<p><label><input type="checkbox" id="copy" name="copy" value="yes" style="appearance:none;width:14px;height:14px;border:1px solid #555;margin:0 4px 0 0"> Send me a copy</label></p>
 <div id="actions"><div><button type="submit" name="choice" value="continue">Continue</button></div></div></form>
 <script>document.getElementById('agree').addEventListener('click', function () { ${later} });</script>`,
     `var agree = document.getElementById('agree');
      if (!agree.checked) return o.at(agree, 'Agree');
+     var copy = document.getElementById('copy');
+     if (!copy.checked) return o.at(copy, 'Send me a copy');
      return o.at(Array.prototype.find.call(document.querySelectorAll('button'), function (b) { return b.textContent === 'Continue'; }), 'Continue');`,
   );
 }

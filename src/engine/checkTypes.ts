@@ -28,6 +28,11 @@ export type CheckPass = {
    * step before compared) that step's comparison, by the rule in cropProof.ts. Absent: no crop applied.
    */
   looked?: { by: 'crop' } | { by: 'step'; step: number };
+  /**
+   * Where the step before was settled only for now: the last look at the target once that settle
+   * was confirmed (lastLook.ts), taken while the other checks went on. Absent: none was taken.
+   */
+  lastLook?: Promise<boolean>;
 };
 
 /** A check that did not pass: a Refusal with the step it refused and the evidence that says why. */
@@ -73,5 +78,11 @@ export type CheckEnvironment = {
   times?: CheckTimes;
   /** The element the step just done compared its crop on, while it may answer the next step's (cropProof.ts). */
   looked?: LookedTarget;
+  /**
+   * While the step before's provisional settle is being confirmed: true once it held (a target
+   * read before the confirmation then gets its last look, lastLook.ts), false when it did not
+   * (the checks are done again on the settled page).
+   */
+  lastLookWanted?: Promise<boolean>;
 };
 

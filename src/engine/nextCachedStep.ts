@@ -1,13 +1,12 @@
 import { describeAction } from '../actions/action.js';
-import { unmovedTarget } from '../checks/lookalikes.js';
 import { compareUrls } from '../checks/urlCheck.js';
-import { targetOf } from './evidence.js';
 import { isOver, narrowed, pause } from '../progress/deadline.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { arrivalsOf, learnedUnderSame } from '../trajectory/valueKeys.js';
 import { CheckTimes, type CheckTimings } from './checkTimes.js';
 import { evidenceAtRecordedPlace } from './divergenceEvidence.js';
 import { endOptionAt, resolveFork, type EndOption } from './fork.js';
+import { stillAsChecked } from './lastLook.js';
 import { pollCandidates } from './pollCandidates.js';
 import { runValuesOf, type CheckFail, type CheckPass } from './preCheck.js';
 import type { Divergence } from './runResult.js';
@@ -100,10 +99,17 @@ async function checkedCandidate(
   // before it comes would skip it (a confirmation asked only for large amounts, a moment late).
   const values = runValuesOf(run.env);
   const stepForTheseValues = !end?.exact && candidates.some((node) => arrivalsOf(node.state).some((key) => learnedUnderSame(key, values)));
-  const checked = await pollCandidates(run, candidates, narrowed(context, end?.fits && !stepForTheseValues ? 0 : patience));
+  // A target read before the confirmation gets its last look as soon as the confirmation is in (lastLook.ts).
+  run.env.lastLookWanted = confirming.then((confirmed) => confirmed.holds && !confirmed.problem && confirmed.settleFully !== undefined).catch(() => false);
+  let checked: CheckPass | CheckFail;
+  try {
+    checked = await pollCandidates(run, candidates, narrowed(context, end?.fits && !stepForTheseValues ? 0 : patience));
+  } finally {
+    run.env.lastLookWanted = undefined;
+  }
   const confirmed = await confirming;
   if (!confirmed.holds || confirmed.problem) return { kind: 'again', problem: confirmed.problem };
-  if (checked.ok && confirmed.settleFully && !(await stillAsChecked(run, checked))) {
+  if (checked.ok && confirmed.settleFully && !(await lastLookOf(run, checked))) {
     await confirmed.settleFully();
     return { kind: 'again', problem: undefined };
   }
@@ -121,25 +127,10 @@ async function checkedCandidate(
   }
 }
 
-/**
- * The last look before acting on checks that ran while the step before was settled only for now
- * (checks/settleConfirm.ts): the element the action lands on (at its point, or holding the focus)
- * is still the one checked, in the same place, with the same fingerprint and state, and nothing
- * new over it. The sentinel sees no change inside a frame or a shadow root: a target there (whose
- * cover cannot be told from the top page) is checked again on a page settled the usual way.
- */
-async function stillAsChecked(run: RunState, pass: CheckPass): Promise<boolean> {
-  const checked = pass.target;
-  if (!checked) return true;
-  if (checked.uncovered === null || checked.domNode === undefined) return false;
-  const now = await targetOf(run.page, pass.action, { deadline: run.context, identity: false });
-  return (
-    unmovedTarget(now, checked) &&
-    now.domNode === checked.domNode &&
-    now.disabled === checked.disabled &&
-    now.checked === checked.checked &&
-    now.uncovered === checked.uncovered
-  );
+/** The pass's last look (lastLook.ts), taken beside its checks, or now where none was (a pass from a fork's own checks). */
+function lastLookOf(run: RunState, pass: CheckPass): Promise<boolean> {
+  if (!pass.target) return Promise.resolve(true);
+  return pass.lastLook ?? stillAsChecked(run.page, pass.action, pass.target, run.context);
 }
 
 /**

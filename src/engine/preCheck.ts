@@ -21,6 +21,7 @@ import { toolPreCheck } from './toolChecks.js';
 import { bindAction, staleWatch, unusedChangedParam } from './valueChecks.js';
 import { earlyCrop, visualCheck, type EarlyCrop } from './visualCheck.js';
 import { leanOnCrop } from './cropProof.js';
+import { lastLookAfter } from './lastLook.js';
 import { navigationWatch } from '../checks/settle.js';
 import { renderWaitFor, waitForShown } from './waitCondition.js';
 
@@ -45,6 +46,8 @@ type Draft = {
   looked?: CheckPass['looked'];
   /** The crop taken while the target was read, where the target is expected (set by the target check). */
   early?: EarlyCrop;
+  /** The last look at the target after the step before's provisional settle was confirmed (set by the target check). */
+  lastLook?: Promise<boolean>;
 };
 
 /** One check before a cached step: a failure, or nothing when it passes. */
@@ -176,6 +179,8 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   const wanted = node.state.checkedParam ? asBoolean(env.params.get(node.state.checkedParam) ?? '') : node.state.checkedAfter;
   if (node.state.checkedParam && wanted === undefined) return fail(draft, `parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);
   draft.located = { target, kind, action, alreadyDone: wanted != null && target.checked === wanted, expectedName, recordedNow };
+  // Taken as soon as the settle before is confirmed, beside the crop's wait (see lastLook.ts).
+  if (env.lastLookWanted) draft.lastLook = lastLookAfter(env.lastLookWanted, env.page, action, target, env.deadline);
   return undefined;
 }
 
@@ -224,7 +229,18 @@ function passOf(draft: Draft): CheckPass {
   const { target, kind, action, alreadyDone } = draft.located;
   // A field recorded empty is typed into as it is when it is still empty; cleared first only when it holds text.
   const liveTypeMode = typeMode === 'replace' && !target.hasText ? 'keys' : typeMode;
-  return { ok: true, node, kind, action, typeMode: liveTypeMode, alreadyDone, target, ...(draft.crop ? { crop: draft.crop } : {}), ...(draft.looked ? { looked: draft.looked } : {}) };
+  return {
+    ok: true,
+    node,
+    kind,
+    action,
+    typeMode: liveTypeMode,
+    alreadyDone,
+    target,
+    ...(draft.crop ? { crop: draft.crop } : {}),
+    ...(draft.looked ? { looked: draft.looked } : {}),
+    ...(draft.lastLook ? { lastLook: draft.lastLook } : {}),
+  };
 }
 
 /** How long one check waits in the page for a wait's condition while other candidates wait to be polled. */
