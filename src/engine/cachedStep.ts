@@ -40,7 +40,6 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   // A step that stays on its document, as recorded, may be found settled before the tasks it
   // queued have run: the next step's checks confirm that (checks/settleConfirm.ts).
   const provisional = problem === undefined && acts && checked.action.type !== 'tool' && checked.node.state.navigated === false && (checked.node.state.dialogs ?? []).length === 0;
-  const settled = await settle(page, before, context, { provisional });
   // A document that loaded while the step's work settled (a frame swapped while its save was on
   // its way) may have cancelled that work: after the last step no next check would see it.
   const loadedWhileSettling = (): StepProblem | undefined =>
@@ -52,27 +51,38 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     const dialog = acts ? run.dialogs.unexpectedSince(acting) : undefined;
     return dialog ? { reason: `an unexpected ${dialog} was open while step ${stepNumber} acted (it was dismissed): whether that step took effect cannot be shown`, kind: 'dialog' } : undefined;
   };
-  problem ??= loadedWhileSettling();
+  if (provisional) {
+    // Not waited for here: the next step's checks start beside settling's first look, and count
+    // only once it found the page settled for now and the sentinel it queued confirmed that
+    // (RunState.confirmSettled, before anything is decided on them, and before any agent's turn).
+    // Where the first look found the page still changing, settling goes on the usual way and the
+    // checks are done again on the settled page. Whatever an action changes, it changes after the
+    // action: a read at any moment from then on is covered by the look (nothing since the action
+    // for a while) and the sentinel (nothing since the look, up to the tasks the action queued).
+    const settling = settle(page, before, context, { provisional: true });
+    settling.catch(() => undefined);
+    run.settling = async () => {
+      const settled = await settling;
+      run.input.origins.checkPage(page, stepNumber);
+      const holds = settled === 'provisional' && (await confirmSettled(page, before, context));
+      // A load or a dialog the queued tasks brought is the step's problem, found once settled.
+      const late = loadedWhileSettling() ?? dialogWhileActing();
+      const settleFully = async () => void (await settle(page, before, context));
+      return { holds, ...(late ? { problem: late } : {}), ...(holds ? { settleFully } : {}) };
+    };
+  } else {
+    await settle(page, before, context);
+    problem ??= loadedWhileSettling();
+  }
   const actMs = Date.now() - acting;
-  run.input.origins.checkPage(run.page, stepNumber);
+  if (!provisional) run.input.origins.checkPage(run.page, stepNumber);
   if (checked.action.type !== 'wait') run.waits.acted();
   // After the page settled: a failure is not this step's error, the next step diverges with it.
   if (checked.action.type === 'tool') {
     const problemAfter = await checkToolCall(run.toolNamed(checked.action.name), checked.node, 'post', { page: run.page, params, args: checked.action.args });
     if (problemAfter !== undefined) problem = { reason: problemAfter, kind: 'tool' };
   }
-  problem ??= dialogWhileActing();
-  if (settled === 'provisional') {
-    // Settled for sure before the next turn reads the page (the agent's too); then a step with no
-    // problem yet is looked at again as above: a load or a dialog the queued tasks brought.
-    const problemSoFar = problem;
-    run.settling = async () => {
-      const holds = await confirmSettled(page, before, context);
-      const late = problemSoFar === undefined ? (loadedWhileSettling() ?? dialogWhileActing()) : undefined;
-      const settleFully = async () => void (await settle(page, before, context));
-      return { holds, ...(late ? { problem: late } : {}), ...(holds ? { settleFully } : {}) };
-    };
-  }
+  if (!provisional) problem ??= dialogWhileActing();
   if (problem === undefined) run.env.looked = looked;
   const intent = run.intentOf(checked.node);
   // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.
