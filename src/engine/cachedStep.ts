@@ -30,7 +30,8 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   const acting = Date.now();
   run.dialogs.beginStep(checked.node.state.dialogs ?? []);
   const acts = checked.action.type === 'tool' || (!checked.alreadyDone && checked.action.type !== 'wait');
-  let problem = await act(run, checked, stepNumber);
+  const acted = await act(run, checked, stepNumber);
+  let problem = acted.problem;
   // Not done at all: the step is not the run's, and the next turn diverges here with the reason.
   if (problem?.notDone) {
     run.ledger.noteUse(checked.node.id, false);
@@ -51,6 +52,8 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     const dialog = acts ? run.dialogs.unexpectedSince(acting) : undefined;
     return dialog ? { reason: `an unexpected ${dialog} was open while step ${stepNumber} acted (it was dismissed): whether that step took effect cannot be shown`, kind: 'dialog' } : undefined;
   };
+  // Whether the field kept the focus while the keys went is asked beside settling's first look.
+  const focusLost = acted.focusLost?.();
   if (provisional) {
     // Not waited for here: the next step's checks start beside settling's first look, and count
     // only once it found the page settled for now and the sentinel it queued confirmed that
@@ -61,16 +64,18 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     // for a while) and the sentinel (nothing since the look, up to the tasks the action queued).
     const settling = settle(page, before, context, { provisional: true });
     settling.catch(() => undefined);
+    focusLost?.catch(() => undefined);
     run.settling = async () => {
       const settled = await settling;
       run.input.origins.checkPage(page, stepNumber);
       const holds = settled === 'provisional' && (await confirmSettled(page, before, context));
       // A load or a dialog the queued tasks brought is the step's problem, found once settled.
-      const late = loadedWhileSettling() ?? dialogWhileActing();
+      const late = (await focusLost) ?? loadedWhileSettling() ?? dialogWhileActing();
       const settleFully = async () => void (await settle(page, before, context));
       return { holds, ...(late ? { problem: late } : {}), ...(holds ? { settleFully } : {}) };
     };
   } else {
+    problem ??= await focusLost;
     await settle(page, before, context);
     problem ??= loadedWhileSettling();
   }
@@ -106,16 +111,22 @@ function lookedTarget(run: RunState, checked: CheckPass, stepNumber: number): Lo
   return { domNode: target.domNode, box: target.box, documents: navigationWatch(run.page).documentCount, window: run.env.window ?? 0, step: looked.by === 'step' ? looked.step : stepNumber, ...(crop ? { crop } : {}) };
 }
 
+/**
+ * What the action left: a problem known at once, and for typing, the question whether the field
+ * kept the focus while the keys went (asked by the caller, beside settling).
+ */
+type Acted = { problem?: StepProblem; focusLost?: () => Promise<StepProblem | undefined> };
+
 /** The step's own work: a tool's call, or the action (a recorded wait is never replayed as time: its checks waited for what the page had to show). */
-async function act(run: RunState, checked: CheckPass, stepNumber: number): Promise<StepProblem | undefined> {
+async function act(run: RunState, checked: CheckPass, stepNumber: number): Promise<Acted> {
   const { context, params, page } = run;
   if (checked.action.type === 'tool') {
     // A tool step is a call of the user's function (its pre-check passed with the other checks).
     const tool = run.toolNamed(checked.action.name);
     run.noteToolResult(await context.bounded(callTool(page, tool, checked.action.args, params), `calling tool "${tool.name}"`));
-    return undefined;
+    return {};
   }
-  if (checked.alreadyDone || checked.action.type === 'wait') return undefined;
+  if (checked.alreadyDone || checked.action.type === 'wait') return {};
   await run.input.origins.checkSecretTyping(page, checked.node.action, params, stepNumber);
   run.waits.acting();
   const focus = checked.action.type === 'type' ? await markFocus(page) : undefined;
@@ -123,22 +134,26 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number): Promi
   const typesIntoField = checked.target !== null && checked.target.fingerprint.tag !== 'body' && checked.target.fingerprint.tag !== 'html';
   if (focus && typesIntoField && focusOnPageItself(focus)) {
     void focus.dispose().catch(() => undefined);
-    return { reason: `the field lost the focus after step ${stepNumber}'s checks, before it typed (the page replaced or left it): the step was not done`, kind: 'focus', notDone: true };
+    return { problem: { reason: `the field lost the focus after step ${stepNumber}'s checks, before it typed (the page replaced or left it): the step was not done`, kind: 'focus', notDone: true } };
   }
   // The last look before the action: a document that loaded since the checks (a frame swapped
   // under the run) has taken the steps' entries along, and acting now would save an empty form
   // under a run that says replayed (found by frames.spec.ts once the checks got faster).
   if (checked.node.state.navigatedBefore === false && run.documents.unexplained() > 0) {
-    return { reason: `the page loaded a new document after step ${stepNumber}'s checks, before it acted, which the recording did not: what the steps before entered may be gone, so the step was not done`, kind: 'document', notDone: true };
+    void focus?.dispose().catch(() => undefined);
+    return { problem: { reason: `the page loaded a new document after step ${stepNumber}'s checks, before it acted, which the recording did not: what the steps before entered may be gone, so the step was not done`, kind: 'document', notDone: true } };
   }
   const documents = navigationWatch(page).documentCount;
   await performAction(page, checked.action, checked.typeMode, context);
   // One that loaded while the action's events went (a click is a move, a press and a release) may
   // have taken them: the step may have acted on the new document, and the run cannot say it did its work.
   if (checked.node.state.navigated === false && navigationWatch(page).documentCount !== documents) {
-    return { reason: `the page loaded a new document while step ${stepNumber} acted, which the recording did not: whether the step acted on what the steps before entered cannot be shown`, kind: 'document' };
+    void focus?.dispose().catch(() => undefined);
+    return { problem: { reason: `the page loaded a new document while step ${stepNumber} acted, which the recording did not: whether the step acted on what the steps before entered cannot be shown`, kind: 'document' } };
   }
+  if (!focus) return {};
   // Found by the fault suite: a field replaced while its keys went left it empty under a run that said replayed.
-  if (focus && !(await focusKept(focus))) return { reason: `the field lost the focus while step ${stepNumber} typed (the page replaced or left it): whether the text arrived cannot be shown`, kind: 'focus' };
-  return undefined;
+  const focusLost = async (): Promise<StepProblem | undefined> =>
+    (await focusKept(focus)) ? undefined : { reason: `the field lost the focus while step ${stepNumber} typed (the page replaced or left it): whether the text arrived cannot be shown`, kind: 'focus' };
+  return { focusLost };
 }
