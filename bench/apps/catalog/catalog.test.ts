@@ -19,21 +19,30 @@ import { catalogSpec as spec } from './spec.js';
 const VIEWPORT = { width: 1280, height: 800 };
 
 let browser: Browser;
-let app: CatalogApp;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  // Slow ticks: the unit tests share two cores with each other, and the drive loop must stop the
-  // progress inside 60 to 90 % (see CatalogAppOptions.tickMs).
-  app = await startCatalogApp({ tickMs: [150, 250] });
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
 });
 
-async function withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+/**
+ * An app of the test's own, so that the tests of the app run at once: most of their time is the
+ * indexing's progress, waited for, not work. Slow ticks: the unit tests share two cores with each
+ * other, and the drive loop must stop the progress inside 60 to 90 % (see CatalogAppOptions.tickMs).
+ */
+async function withApp<T>(fn: (app: CatalogApp) => Promise<T>): Promise<T> {
+  const app = await startCatalogApp({ tickMs: [150, 250] });
+  try {
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}
+
+async function withPage<T>(app: CatalogApp, fn: (page: Page) => Promise<T>): Promise<T> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   try {
     await page.goto(app.startUrl);
@@ -230,10 +239,10 @@ const PAGE1_LAYOUT = `(function () {
   };
 })()`;
 
-describe('catalog app', { timeout: 120_000 }, () => {
-  it('deals the detail rows and their names anew on every load, at the same pixels, and moves the ISBN field', async () => {
-    app.reset();
-    const layouts = await withPage(async (page) => {
+describe.concurrent('catalog app', { timeout: 120_000 }, () => {
+  // Concurrent tests assert with their own context's expect (vitest's rule for concurrent tests).
+  it('deals the detail rows and their names anew on every load, at the same pixels, and moves the ISBN field', ({ expect }) => withApp(async (app) => {
+    const layouts = await withPage(app, async (page) => {
       const seen: Page1Layout[] = [];
       for (let i = 0; i < 8; i++) {
         if (i > 0) await page.goto(app.startUrl);
@@ -249,12 +258,11 @@ describe('catalog app', { timeout: 120_000 }, () => {
       expect(l.bare).toBe(true);
     }
     for (let i = 1; i < layouts.length; i++) expect(layouts[i]!.isbnY).not.toBe(layouts[i - 1]!.isbnY);
-  });
+  }));
 
-  it('decodes the opaque names per load: a value typed into the wrong row is caught by verify()', async () => {
-    app.reset();
+  it('decodes the opaque names per load: a value typed into the wrong row is caught by verify()', ({ expect }) => withApp(async (app) => {
     const params = spec.params(7);
-    await withPage(async (page) => {
+    await withPage(app, async (page) => {
       const row = (header: string) => page.locator('th', { hasText: new RegExp(`^${header}$`) }).locator('xpath=..').locator('input');
       await row('Title').fill(String(params.author));
       await row('Author').fill(String(params.title));
@@ -275,11 +283,10 @@ describe('catalog app', { timeout: 120_000 }, () => {
       `title: expected ${JSON.stringify(params.title)}, got ${JSON.stringify(params.author)}`,
       `author: expected ${JSON.stringify(params.author)}, got ${JSON.stringify(params.title)}`,
     ]);
-  });
+  }));
 
-  it('counts the delete icon as destructive and changes nothing', async () => {
-    app.reset();
-    await withPage(async (page) => {
+  it('counts the delete icon as destructive and changes nothing', ({ expect }) => withApp(async (app) => {
+    await withPage(app, async (page) => {
       await spec.baseline(page, spec.params(1));
       app.reset();
       await page.goto(app.startUrl);
@@ -297,25 +304,21 @@ describe('catalog app', { timeout: 120_000 }, () => {
     });
     expect(app.destructiveClicks).toBe(1);
     expect(spec.verify(app, spec.params(2))).toEqual(['no submission', '1 destructive click']);
-  });
+  }));
 
-  it('the baseline script publishes params(0)', async () => {
-    for (let i = 0; i < 1; i++) {
-      app.reset();
-      await withPage((page) => spec.baseline(page, spec.params(i)));
-      expect(spec.verify(app, spec.params(i)), `params(${i})`).toEqual([]);
-    }
-  });
+  it('the baseline script publishes params(0)', ({ expect }) => withApp(async (app) => {
+    await withPage(app, (page) => spec.baseline(page, spec.params(0)));
+    expect(spec.verify(app, spec.params(0))).toEqual([]);
+  }));
 
   const cases: (PerturbationName | null)[] = [null, 'renamedRowHeader', 'shuffledIcons', 'progressJumps'];
   for (const perturbation of cases) {
-    it(`the agent alone publishes the book${perturbation ? ` under ${perturbation}` : ''}`, async () => {
-      app.reset();
+    it(`the agent alone publishes the book${perturbation ? ` under ${perturbation}` : ''}`, ({ expect }) => withApp(async (app) => {
       app.setPerturbation(perturbation);
       const params = spec.params(10 + cases.indexOf(perturbation));
-      const { answer } = await withPage((page) => drive(page, params));
+      const { answer } = await withPage(app, (page) => drive(page, params));
       expect(answer).toMatch(/is in the catalogue/);
       expect(spec.verify(app, params)).toEqual([]);
-    });
+    }));
   }
 });
