@@ -141,14 +141,20 @@ const DOM_QUIET = `(function (quietMs, maxMs, actionAt, provisional) {
     }
     return el;
   };
+  // Any change at all since the action, the action's or not: the next step's checks may have read
+  // the page before this look (they start beside it), so a change a while ago is not quiet enough.
+  var changedSinceAction = function () {
+    // Logged in time order: the newest is enough.
+    var newest = state.events[state.events.length - 1];
+    return !!newest && newest.t >= actionAt;
+  };
   return new Promise(function (resolve) {
     var start = Date.now();
     if (provisional) {
-      var seen = lastCaused();
-      // Quiet already, no form on its way, and no frame whose changes the log would not see:
-      // settled for now, and a sentinel queued behind the tasks the action queued says later
-      // whether one of them changed anything at all (see settleConfirm.ts).
-      if (!state.leaving && !submitted() && start - seen >= quietMs && !document.querySelector('iframe,frame')) {
+      // Nothing changed since the action, no form on its way, and no frame whose changes the log
+      // would not see: settled for now, and a sentinel queued behind the tasks the action queued
+      // says later whether one of them changed anything at all (see settleConfirm.ts).
+      if (!state.leaving && !submitted() && !changedSinceAction() && !document.querySelector('iframe,frame')) {
         var sentinel = state.sentinel = { actionAt: actionAt, done: false, dirty: false, waiters: [] };
         var seq = state.seq, focus = focusNow(), scrollX = window.scrollX, scrollY = window.scrollY;
         setTimeout(function () {

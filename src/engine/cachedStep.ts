@@ -67,6 +67,8 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     focusLost?.catch(() => undefined);
     run.settling = async () => {
       const settled = await settling;
+      // What the step's own work changed while it settled is not what the next agent step waited for.
+      if (checked.action.type !== 'wait') run.waits.acted();
       run.input.origins.checkPage(page, stepNumber);
       const holds = settled === 'provisional' && (await confirmSettled(page, before, context));
       // A load or a dialog the queued tasks brought is the step's problem, found once settled.
@@ -80,8 +82,10 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     problem ??= loadedWhileSettling();
   }
   const actMs = Date.now() - acting;
-  if (!provisional) run.input.origins.checkPage(run.page, stepNumber);
-  if (checked.action.type !== 'wait') run.waits.acted();
+  if (!provisional) {
+    run.input.origins.checkPage(run.page, stepNumber);
+    if (checked.action.type !== 'wait') run.waits.acted();
+  }
   // After the page settled: a failure is not this step's error, the next step diverges with it.
   if (checked.action.type === 'tool') {
     const problemAfter = await checkToolCall(run.toolNamed(checked.action.name), checked.node, 'post', { page: run.page, params, args: checked.action.args });
@@ -144,7 +148,12 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number): Promi
     return { problem: { reason: `the page loaded a new document after step ${stepNumber}'s checks, before it acted, which the recording did not: what the steps before entered may be gone, so the step was not done`, kind: 'document', notDone: true } };
   }
   const documents = navigationWatch(page).documentCount;
-  await performAction(page, checked.action, checked.typeMode, context);
+  try {
+    await performAction(page, checked.action, checked.typeMode, context);
+  } catch (error) {
+    void focus?.dispose().catch(() => undefined);
+    throw error;
+  }
   // One that loaded while the action's events went (a click is a move, a press and a release) may
   // have taken them: the step may have acted on the new document, and the run cannot say it did its work.
   if (checked.node.state.navigated === false && navigationWatch(page).documentCount !== documents) {

@@ -44,8 +44,6 @@ export async function drive(run: RunState): Promise<RunEnd> {
     }
     // What the agent does to the page is not a cached step's: no crop of one stands for the next step's.
     run.env.looked = undefined;
-    // The agent reads a settled page: a cached step's settling still pending is seen through first.
-    await run.confirmSettled();
     if ((await accounted(run.time, 'agent', () => agentTurn(run))) === 'done') return { kind: 'done', status: run.ledger.finalStatus() };
   }
 }

@@ -26,10 +26,10 @@ const END_POLL_MS = 50;
  * The next cached step that is safe to do here, now, or why there is none. `problem` is what the
  * step before left unproven (see StepProblem): nothing recorded after it may run blind.
  */
-export async function nextCachedStep(run: RunState, problem: StepProblem | undefined): Promise<NextStep> {
+export async function nextCachedStep(run: RunState, problem: StepProblem | undefined, again?: { startedAt: number; times: CheckTimes }): Promise<NextStep> {
   const step = run.ledger.steps.length;
-  // Every check of every candidate polled for this step adds its time here.
-  const times = new CheckTimes();
+  // Every check of every candidate polled for this step adds its time here (a round done again too).
+  const times = again?.times ?? new CheckTimes();
   run.env.times = times;
   // The step before may have been settled for now only: confirmed beside this step's checks, and
   // before anything is decided on them (RunState.confirmSettled).
@@ -59,10 +59,11 @@ export async function nextCachedStep(run: RunState, problem: StepProblem | undef
     if (!here) return { kind: 'miss' };
     return diverged(run, { step, reason: 'the recorded trajectory stops here before the task was done' });
   }
-  const startedAt = Date.now();
+  const startedAt = again?.startedAt ?? Date.now();
   const found = await checkedCandidate(run, candidates, end, confirming);
-  // The page was still settling as the checks read it: they are done again on the settled page.
-  if (found.kind === 'again') return nextCachedStep(run, found.problem ?? problem);
+  // The page was still settling as the checks read it: they are done again on the settled page,
+  // and the step's check time holds both rounds.
+  if (found.kind === 'again') return nextCachedStep(run, found.problem ?? problem, { startedAt, times });
   if (found.kind !== 'checked') return found;
   const checked = found.result;
   const checkMs = Date.now() - startedAt;
@@ -99,11 +100,19 @@ async function checkedCandidate(
   // before it comes would skip it (a confirmation asked only for large amounts, a moment late).
   const values = runValuesOf(run.env);
   const stepForTheseValues = !end?.exact && candidates.some((node) => arrivalsOf(node.state).some((key) => learnedUnderSame(key, values)));
-  // A target read before the confirmation gets its last look as soon as the confirmation is in (lastLook.ts).
+  // A target read before the confirmation gets its last look as soon as the confirmation is in
+  // (lastLook.ts); a confirmation that does not hold ends the poll after its round, to be done again.
+  let unconfirmed = false;
+  const confirmedHolds = confirming.then((confirmed) => confirmed.holds && !confirmed.problem).catch(() => false);
+  void confirmedHolds.then((holds) => void (unconfirmed = !holds));
   run.env.lastLookWanted = confirming.then((confirmed) => confirmed.holds && !confirmed.problem && confirmed.settleFully !== undefined).catch(() => false);
   let checked: CheckPass | CheckFail;
   try {
-    checked = await pollCandidates(run, candidates, narrowed(context, end?.fits && !stepForTheseValues ? 0 : patience));
+    checked = await pollCandidates(run, candidates, narrowed(context, end?.fits && !stepForTheseValues ? 0 : patience), () => unconfirmed);
+  } catch (error) {
+    // What the settling found (a page on an origin the run may not visit) explains whatever the checks met.
+    await confirming;
+    throw error;
   } finally {
     run.env.lastLookWanted = undefined;
   }

@@ -18,7 +18,13 @@ const POLL_PAUSE_MS = 50;
  * another candidate still waits for its own state, the poll ends then (after a short grace for
  * a target that lags its state), so the agent gets the page while it can still act.
  */
-export async function pollCandidates(run: RunState, candidates: readonly TrajectoryNode[], patience: Deadline): Promise<CheckPass | CheckFail> {
+export async function pollCandidates(
+  run: RunState,
+  candidates: readonly TrajectoryNode[],
+  patience: Deadline,
+  /** True once what the checks read can no longer count (the settle before them did not hold): the poll ends after its round. */
+  voided?: () => boolean,
+): Promise<CheckPass | CheckFail> {
   const { context } = run;
   const permanent = new Map<TrajectoryNode, CheckFail>();
   let firstFailure: CheckFail | undefined;
@@ -33,7 +39,7 @@ export async function pollCandidates(run: RunState, candidates: readonly Traject
     // A capture the deadline cut says nothing of the page: the reason found before it stays the one reported.
     if (!(round.first.uncaptured && firstFailure)) firstFailure = round.first;
     // A divergence caused by this run's values is known at once: no page change can pass it.
-    if (isOver(patience) || permanent.size === candidates.length || context.signal?.aborted) return firstFailure;
+    if (isOver(patience) || permanent.size === candidates.length || context.signal?.aborted || voided?.()) return firstFailure;
     momentCame = round.atMoment ? (momentCame ?? Date.now()) : undefined;
     // The patience a slow page earns is not for a moment that has passed, unless another candidate's may still come.
     const moved = round.wentPast || (momentCame !== undefined && Date.now() - momentCame >= MOMENT_GRACE_MS);

@@ -31,7 +31,11 @@ export type StepResult = {
    * them (choosing among candidates, pauses between polls).
    */
   checks?: CheckTimings;
-  /** For a cached or relocated step: milliseconds from its action's start to the page settled after it. */
+  /**
+   * For a cached or relocated step: milliseconds from its action's start to the page settled after
+   * it; for a step that stays on its document as recorded, to its action's end (its page is settled
+   * beside the next step's checks, whose `checkMs` holds that time).
+   */
   actMs?: number;
   /**
    * For a step that typed into the element the step before had just compared its crop on (same

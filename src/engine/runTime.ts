@@ -9,7 +9,7 @@ const spentMs = z.number().nonnegative();
  * a report reads it with this schema, so a damaged or foreign value shows no time instead of failing.
  */
 export const runTimeSchema = z.object({
-  /** Cached and relocated steps: their actions and the settling after them. */
+  /** Cached and relocated steps: their actions and the settling after them (but for a step settled beside the next step's checks: that time is the checks'). */
   replayed: spentMs,
   /** The checks before cached steps (every candidate, every poll; a divergence's evidence too), waits excepted. */
   checks: spentMs,
