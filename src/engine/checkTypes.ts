@@ -55,6 +55,13 @@ export type CheckFail = Refusal & {
 
 export type CheckResult = CheckPass | CheckFail;
 
+/**
+ * `wanted` is true once the step before's provisional settle held (a target read before that gets
+ * its last look), false when it did not (the checks are done again on the settled page).
+ * `confirmed` turns true when it held: a read begun after that came after the sentinel, and needs none.
+ */
+export type LastLookNeed = { readonly wanted: Promise<boolean>; confirmed: boolean };
+
 export type CheckEnvironment = {
   page: Page;
   params: BoundParams;
@@ -78,11 +85,7 @@ export type CheckEnvironment = {
   times?: CheckTimes;
   /** The element the step just done compared its crop on, while it may answer the next step's (cropProof.ts). */
   looked?: LookedTarget;
-  /**
-   * While the step before's provisional settle is being confirmed: true once it held (a target
-   * read before the confirmation then gets its last look, lastLook.ts), false when it did not
-   * (the checks are done again on the settled page).
-   */
-  lastLookWanted?: Promise<boolean>;
+  /** While the step before's provisional settle is being confirmed: whether a target read needs its last look (lastLook.ts). */
+  lastLookNeed?: LastLookNeed;
 };
 

@@ -9,6 +9,7 @@ import { endOptionAt, resolveFork, type EndOption } from './fork.js';
 import { stillAsChecked } from './lastLook.js';
 import { pollCandidates } from './pollCandidates.js';
 import { runValuesOf, type CheckFail, type CheckPass } from './preCheck.js';
+import type { LastLookNeed } from './checkTypes.js';
 import type { Divergence } from './runResult.js';
 import type { RunState, SettleConfirmation, StepProblem } from './runState.js';
 
@@ -105,7 +106,9 @@ async function checkedCandidate(
   let unconfirmed = false;
   const confirmedHolds = confirming.then((confirmed) => confirmed.holds && !confirmed.problem).catch(() => false);
   void confirmedHolds.then((holds) => void (unconfirmed = !holds));
-  run.env.lastLookWanted = confirming.then((confirmed) => confirmed.holds && !confirmed.problem && confirmed.settleFully !== undefined).catch(() => false);
+  const need: LastLookNeed = { wanted: confirming.then((confirmed) => confirmed.holds && !confirmed.problem && confirmed.settleFully !== undefined).catch(() => false), confirmed: false };
+  void need.wanted.then((wanted) => void (need.confirmed = wanted));
+  run.env.lastLookNeed = need;
   let checked: CheckPass | CheckFail;
   try {
     checked = await pollCandidates(run, candidates, narrowed(context, end?.fits && !stepForTheseValues ? 0 : patience), () => unconfirmed);
@@ -114,7 +117,7 @@ async function checkedCandidate(
     await confirming;
     throw error;
   } finally {
-    run.env.lastLookWanted = undefined;
+    run.env.lastLookNeed = undefined;
   }
   const confirmed = await confirming;
   if (!confirmed.holds || confirmed.problem) return { kind: 'again', problem: confirmed.problem };

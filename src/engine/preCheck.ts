@@ -172,6 +172,8 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   // is still there (the usual case) the visual check compares it without a second wait for a frame.
   // A check that may not wait (a re-join's) reads first and captures after, as it always did: its one shot is its verdict.
   if (!mayLeanOnCrop(env, draft.bound!) && !isOver(draft.patience)) draft.early = earlyCrop(env, node);
+  // A read begun once the settle before was confirmed came after its sentinel: no last look for it.
+  const readAfterConfirmation = env.lastLookNeed?.confirmed === true;
   const located = await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
   if (!located.ok) return fail(draft, located.reason);
   const { target, kind, action } = located.value;
@@ -180,7 +182,7 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   if (node.state.checkedParam && wanted === undefined) return fail(draft, `parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);
   draft.located = { target, kind, action, alreadyDone: wanted != null && target.checked === wanted, expectedName, recordedNow };
   // Taken as soon as the settle before is confirmed, beside the crop's wait (see lastLook.ts).
-  if (env.lastLookWanted) draft.lastLook = lastLookAfter(env.lastLookWanted, env.page, action, target, env.deadline);
+  if (env.lastLookNeed) draft.lastLook = readAfterConfirmation ? Promise.resolve(true) : lastLookAfter(env.lastLookNeed.wanted, env.page, action, target, env.deadline);
   return undefined;
 }
 
