@@ -60,8 +60,8 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     // (RunState.confirmSettled, before anything is decided on them, and before any agent's turn).
     // Where the first look found the page still changing, settling goes on the usual way and the
     // checks are done again on the settled page. Whatever an action changes, it changes after the
-    // action: a read at any moment from then on is covered by the look (nothing since the action
-    // for a while) and the sentinel (nothing since the look, up to the tasks the action queued).
+    // action: a read at any moment from then on is covered by the look (no change at all since the
+    // action) and the sentinel (nothing since the look, up to the tasks the action queued).
     const settling = settle(page, before, context, { provisional: true });
     settling.catch(() => undefined);
     focusLost?.catch(() => undefined);
@@ -80,12 +80,10 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     problem ??= await focusLost;
     await settle(page, before, context);
     problem ??= loadedWhileSettling();
-  }
-  const actMs = Date.now() - acting;
-  if (!provisional) {
     run.input.origins.checkPage(run.page, stepNumber);
     if (checked.action.type !== 'wait') run.waits.acted();
   }
+  const actMs = Date.now() - acting;
   // After the page settled: a failure is not this step's error, the next step diverges with it.
   if (checked.action.type === 'tool') {
     const problemAfter = await checkToolCall(run.toolNamed(checked.action.name), checked.node, 'post', { page: run.page, params, args: checked.action.args });
