@@ -24,17 +24,16 @@ export type TypeMode =
   | 'value';
 
 /**
- * Runs one action on the page, as a person would: a click first moves the pointer to the
- * target (hover states apply). Coordinates are viewport CSS pixels.
+ * Runs one action on the page, as a person would: a click moves the pointer to the target first
+ * (hover states apply), and Playwright's click does that itself, sending the move, the press and
+ * the release together. Coordinates are viewport CSS pixels.
  */
 export async function performAction(page: Page, action: Action, typeMode: TypeMode, deadline: Deadline): Promise<void> {
   switch (action.type) {
     case 'click':
-      await page.mouse.move(action.x, action.y);
       await page.mouse.click(action.x, action.y, { button: action.button });
       return;
     case 'double_click':
-      await page.mouse.move(action.x, action.y);
       await page.mouse.dblclick(action.x, action.y);
       return;
     case 'type':

@@ -40,6 +40,12 @@ export type Target = {
    * shadow root), and for an element with no box.
    */
   uncovered?: boolean | null;
+  /**
+   * Which read of the page found it: the page keeps the element under this number beside its
+   * change log (target.ts), so a last look can ask for that very element in one evaluation
+   * (lastLook.ts). Absent where the page has no change log to keep it in.
+   */
+  read?: number;
 };
 
 /** The fingerprint is what identifies a target; box, state and context are evidence around it. */

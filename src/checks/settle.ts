@@ -155,11 +155,12 @@ const DOM_QUIET = `(function (quietMs, maxMs, actionAt, provisional) {
       // would not see: settled for now, and a sentinel queued behind the tasks the action queued
       // says later whether one of them changed anything at all (see settleConfirm.ts).
       if (!state.leaving && !submitted() && !changedSinceAction() && !document.querySelector('iframe,frame')) {
-        var sentinel = state.sentinel = { actionAt: actionAt, done: false, dirty: false, waiters: [] };
-        var seq = state.seq, focus = focusNow(), scrollX = window.scrollX, scrollY = window.scrollY;
+        // What the look saw is kept on the sentinel: a last look asks whether it still holds (lastLook.ts).
+        var sentinel = state.sentinel = { actionAt: actionAt, done: false, dirty: false, waiters: [], seq: state.seq, focus: focusNow(), scrollX: window.scrollX, scrollY: window.scrollY };
+        sentinel.changed = function () { return state.leaving || submitted() || state.seq !== sentinel.seq || focusNow() !== sentinel.focus || window.scrollX !== sentinel.scrollX || window.scrollY !== sentinel.scrollY; };
         setTimeout(function () {
           sentinel.done = true;
-          sentinel.dirty = state.leaving || submitted() || state.seq !== seq || focusNow() !== focus || window.scrollX !== scrollX || window.scrollY !== scrollY;
+          sentinel.dirty = sentinel.changed();
           sentinel.waiters.forEach(function (wake) { wake(); });
         }, 0);
         resolve('provisional');

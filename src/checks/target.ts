@@ -66,11 +66,23 @@ export const PICK_ELEMENT = `(function (mode, x, y) {
   return target;
 })`;
 
+/** How many reads' elements the page keeps for a last look (lastLook.ts): those of a step's checks and the step after's. */
+const KEPT_READS = 32;
+
 /**
- * Runs with `this` = the picked element and whether its identity is wanted (it costs a walk of the
- * text around it): geometry, state, the words it shows, never the value a field holds.
+ * Runs with `this` = the picked element, whether its identity is wanted (it costs a walk of the
+ * text around it), and the read's number: geometry, state, the words it shows, never the value a
+ * field holds. The element is kept beside the change log under the read's number (the oldest let
+ * go past KEPT_READS), for a last look at that very element (lastLook.ts).
  */
-const DESCRIBE_ELEMENT = `function (withIdentity) {
+const DESCRIBE_ELEMENT = `function (withIdentity, readNumber) {
+  var log = window.__roteChangeLog, read = null;
+  if (log) {
+    if (!log.reads) log.reads = new Map();
+    log.reads.set(readNumber, this);
+    if (log.reads.size > ${KEPT_READS}) log.reads.delete(log.reads.keys().next().value);
+    read = readNumber;
+  }
   ${FRAME_OFFSET_JS}
   // The element may be in a same-origin frame: its own document is where its labels are.
   var document = this.ownerDocument || window.document;
@@ -93,10 +105,10 @@ const DESCRIBE_ELEMENT = `function (withIdentity) {
     var hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
     uncovered = !!hit && (hit === this || this.contains(hit));
   }
-  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {}, uncovered: uncovered };
+  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {}, uncovered: uncovered, read: read };
 }`;
 
-type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity; uncovered: boolean | null };
+type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity; uncovered: boolean | null; read: number | null };
 type AXValue = { value?: unknown };
 type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; backendDOMNodeId?: number; properties?: { name: string; value: AXValue }[] };
 
@@ -125,14 +137,15 @@ let captures = 0;
 async function readTarget(page: Page, expression: string, options: CaptureOptions): Promise<Target | null> {
   const cdp = await cdpSession(page);
   // Its own group: a capture cut off by the deadline that ends later releases its objects, not a newer capture's.
-  const objectGroup = `rote-target-${++captures}`;
+  const read = ++captures;
+  const objectGroup = `rote-target-${read}`;
   try {
     const picked = await cdp.send('Runtime.evaluate', { expression, objectGroup, returnByValue: false });
     const objectId = picked.result.objectId;
     if (!objectId || picked.result.subtype === 'null') return null;
     // Both requests go out together: one round trip for geometry and accessibility.
     const [described, ax] = await Promise.all([
-      cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: DESCRIBE_ELEMENT, arguments: [{ value: options.identity !== false }], returnByValue: true }),
+      cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: DESCRIBE_ELEMENT, arguments: [{ value: options.identity !== false }, { value: read }], returnByValue: true }),
       cdp.send('Accessibility.getPartialAXTree', { objectId, fetchRelatives: true }),
     ]);
     const element = described.result.value as Described | undefined;
@@ -173,6 +186,7 @@ function toTarget(element: Described, nodes: AXNode[]): Target {
     // The first node is the element's own (ignored or not): its DOM node names the element.
     ...(typeof nodes[0]?.backendDOMNodeId === 'number' ? { domNode: nodes[0].backendDOMNodeId } : {}),
     uncovered: element.uncovered,
+    ...(element.read !== null ? { read: element.read } : {}),
   };
 }
 
