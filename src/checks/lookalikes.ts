@@ -4,6 +4,7 @@ import { withinDeadline, type Deadline } from '../progress/deadline.js';
 import { COUNTABLE_ROLES, sameFingerprint, type Fingerprint, type Target } from './fingerprint.js';
 import type { Box } from './geometry.js';
 import { facetReading, IDENTITY_JS, type Identity } from './identity.js';
+import { evaluateAllKit, kitFunction } from './pageKit.js';
 import { FRAME_OFFSET_JS } from './target.js';
 
 type AriaRole = Parameters<Page['getByRole']>[0];
@@ -20,14 +21,13 @@ const MAX_LOOKALIKES = 2000;
 /**
  * Runs in the page on the located elements: the visible ones of the target's tag and input type
  * (and own words, for an element with no role of its own), in document order, with their boxes
- * and identities. Built with `new Function` from source text, so Playwright sends exactly this
- * text (a TS function could carry a transpiler's helpers into the page).
+ * and identities. Source text, kept by the document once sent (pageKit.ts).
  */
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
-const DESCRIBE_ALL = new Function(
-  'elements',
-  'kind',
-  `${IDENTITY_JS}
+type Kind = { limit: number; tag: string; inputType: string | null; text: string | null; identity: boolean };
+const DESCRIBE_ALL = kitFunction(
+  'describe-lookalikes',
+  `function (elements, kind) {
+  ${IDENTITY_JS}
   ${FRAME_OFFSET_JS}
   var reading = function (s) { return s.replace(/\\s+/g, ' ').trim().replace(/[\\s:*]+$/, '').toLowerCase(); };
   // In a frame, boxes are moved into the top page's viewport, as the target's are (target.ts). A
@@ -44,8 +44,9 @@ const DESCRIBE_ALL = new Function(
     var r = el.getBoundingClientRect();
     found.push({ box: { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height }, identity: kind.identity ? identityOf(el) : {} });
   }
-  return found;`,
-) as (elements: Element[], kind: { limit: number; tag: string; inputType: string | null; text: string | null; identity: boolean }) => Lookalike[];
+  return found;
+}`,
+);
 
 /**
  * The elements that share the target's kind: its role and accessible name as Playwright's
@@ -88,7 +89,7 @@ export function countedByRole(fingerprint: Fingerprint, roleOwn: boolean): boole
  */
 export async function lookalikes(page: Page, fingerprint: Fingerprint, query: LookalikeQuery): Promise<Lookalike[] | null> {
   const byRole = query.byRole && COUNTABLE_ROLES.has(fingerprint.role);
-  const kind = {
+  const kind: Kind = {
     limit: MAX_LOOKALIKES,
     tag: fingerprint.tag,
     inputType: fingerprint.inputType,
@@ -97,7 +98,7 @@ export async function lookalikes(page: Page, fingerprint: Fingerprint, query: Lo
   };
   try {
     // Every frame's: a form in a frame has its look-alikes there, and a target is picked through frames (target.ts).
-    const perFrame = page.frames().map((frame) => kindLocator(frame, fingerprint, byRole, query.folded === true).evaluateAll(DESCRIBE_ALL, kind));
+    const perFrame = page.frames().map((frame) => evaluateAllKit<Lookalike[], Kind>(kindLocator(frame, fingerprint, byRole, query.folded === true), DESCRIBE_ALL, kind));
     const found = (await withinDeadline(query.deadline, Promise.all(perFrame), 'counting look-alikes')).flat();
     return found.length > MAX_LOOKALIKES ? null : found;
   } catch {

@@ -1,6 +1,7 @@
 import type { Frame, Page, Request } from 'playwright';
 import { remainingMs, type Deadline } from '../progress/deadline.js';
 import { CHANGE_LOG_JS } from './pageChanges.js';
+import { evaluateKit, kitFunction } from './pageKit.js';
 import { requestWatch } from './stepRequests.js';
 import { httpOrigin } from './urlCheck.js';
 
@@ -104,7 +105,7 @@ const CHURN_MS = 1500;
 const CHURN_TIMES = 3;
 /** ...over at least this long: a list built in a burst of chunks is the action's answer, and is waited for. */
 const CHURN_SPAN_MS = 250;
-const DOM_QUIET = `(function (quietMs, maxMs, actionAt, provisional) {
+const DOM_QUIET = kitFunction('dom-quiet', `function (quietMs, maxMs, actionAt, provisional) {
   ${CHANGE_LOG_JS}
   var state = __roteChanges();
   var lastCaused = function () {
@@ -179,7 +180,7 @@ const DOM_QUIET = `(function (quietMs, maxMs, actionAt, provisional) {
     // page has said it is leaving (beforeunload), or it is staying.
     setTimeout(check, 0);
   });
-})`;
+}`);
 
 export type SettleOptions = {
   quietMs?: number;
@@ -243,7 +244,7 @@ export async function settle(page: Page, before: BeforeAction, deadline: Deadlin
       await page.waitForLoadState('domcontentloaded', { timeout: remaining }).catch(() => {});
       commitsBefore = watch.commitCount;
     }
-    const state = await page.evaluate(`${DOM_QUIET}(${quietMs}, ${Math.min(1000, remaining)}, ${actionAt}, ${provisional})`).catch(() => 'torn-down');
+    const state = await evaluateKit(page, DOM_QUIET, [quietMs, Math.min(1000, remaining), actionAt, provisional]).catch(() => 'torn-down');
     if (state === 'provisional') {
       if (!watch.navigating && watch.commitCount === commitsBefore && requestWatch(page).startedSince(actionAt).length === 0) return state;
       // Something is under way already: settled the usual way.

@@ -2,6 +2,7 @@ import type { Page } from 'playwright';
 import { cdpSession } from './cdp.js';
 import type { Fingerprint, Target } from './fingerprint.js';
 import { IDENTITY_JS, type Identity } from './identity.js';
+import { callKitOn, kitFunction } from './pageKit.js';
 import type { Point } from './geometry.js';
 import { raceDeadline, type Deadline } from '../progress/deadline.js';
 
@@ -75,7 +76,7 @@ const KEPT_READS = 32;
  * field holds. The element is kept beside the change log under the read's number (the oldest let
  * go past KEPT_READS), for a last look at that very element (lastLook.ts).
  */
-const DESCRIBE_ELEMENT = `function (withIdentity, readNumber) {
+const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity, readNumber) {
   var log = window.__roteChangeLog, read = null;
   if (log) {
     if (!log.reads) log.reads = new Map();
@@ -106,7 +107,7 @@ const DESCRIBE_ELEMENT = `function (withIdentity, readNumber) {
     uncovered = !!hit && (hit === this || this.contains(hit));
   }
   return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {}, uncovered: uncovered, read: read };
-}`;
+}`);
 
 type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity; uncovered: boolean | null; read: number | null };
 type AXValue = { value?: unknown };
@@ -145,10 +146,10 @@ async function readTarget(page: Page, expression: string, options: CaptureOption
     if (!objectId || picked.result.subtype === 'null') return null;
     // Both requests go out together: one round trip for geometry and accessibility.
     const [described, ax] = await Promise.all([
-      cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: DESCRIBE_ELEMENT, arguments: [{ value: options.identity !== false }, { value: read }], returnByValue: true }),
+      callKitOn(cdp, DESCRIBE_ELEMENT, { objectId, arguments: [{ value: options.identity !== false }, { value: read }], returnByValue: true }),
       cdp.send('Accessibility.getPartialAXTree', { objectId, fetchRelatives: true }),
     ]);
-    const element = described.result.value as Described | undefined;
+    const element = described as Described | undefined;
     if (!element) return null;
     return toTarget(element, ax.nodes as AXNode[]);
   } catch {

@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import type { CDPSession, Locator, Page } from 'playwright';
+
+/**
+ * rote's larger in-page functions (a target's description, its look-alikes', settling's look:
+ * 7 to 13 KB of source each, with the identity and change-log code they carry) are sent once per
+ * document, not with every call. A call sends a short stub that runs the function the document
+ * keeps; a document that has not got it yet (a new one, or a frame) answers KIT_MISSING, and the
+ * call is sent again with the whole source, which the document then keeps. Sent with every call,
+ * they were about 1 MB of a replay's 1.8 MB of DevTools messages on the intake form, which Node
+ * writes and Chromium reads on every step's path.
+ *
+ * The kit lives in the page's main world, beside the change log: as trusted as everything else rote
+ * runs there (a page's own script could redefine the DOM methods either uses). A function is kept
+ * under a name that holds a hash of its source, so a document never runs another build's version.
+ */
+export const KIT_MISSING = '__roteKitMissing';
+
+/** A function expression (source text), and the name the document keeps it under. */
+export type KitFunction = { readonly key: string; readonly source: string };
+
+export function kitFunction(label: string, source: string): KitFunction {
+  return { key: `${label}-${createHash('sha256').update(source).digest('hex').slice(0, 16)}`, source };
+}
+
+/** A declaration that calls the kept function with `this` and its arguments, or answers KIT_MISSING. */
+export function shortDeclaration(fn: KitFunction): string {
+  return `function () { var kit = window.__roteKit, f = kit && kit[${JSON.stringify(fn.key)}]; return typeof f === 'function' ? f.apply(this, arguments) : ${JSON.stringify(KIT_MISSING)}; }`;
+}
+
+/**
+ * The same call with the whole source: the document keeps the function (not enumerable, so a page
+ * walking its window does not meet it), then it runs. A window that refuses a new property still
+ * gets the call; it is sent whole again next time.
+ */
+export function installingDeclaration(fn: KitFunction): string {
+  return `function () {
+  var f = (${fn.source});
+  try {
+    if (!window.__roteKit) Object.defineProperty(window, '__roteKit', { value: {}, configurable: true });
+    window.__roteKit[${JSON.stringify(fn.key)}] = f;
+  } catch (e) {}
+  return f.apply(this, arguments);
+}`;
+}
+
+const missing = (value: unknown) => value === KIT_MISSING;
+
+/** Runtime.callFunctionOn of a kit function on a remote object; its other parameters as CDP takes them. */
+export async function callKitOn(cdp: CDPSession, fn: KitFunction, params: { objectId: string; arguments: { value: unknown }[]; returnByValue: true }): Promise<unknown> {
+  const short = await cdp.send('Runtime.callFunctionOn', { ...params, functionDeclaration: shortDeclaration(fn) });
+  if (!missing(short.result.value)) return short.result.value;
+  const whole = await cdp.send('Runtime.callFunctionOn', { ...params, functionDeclaration: installingDeclaration(fn) });
+  return whole.result.value;
+}
+
+/** page.evaluate of a kit function with JSON arguments (a returned promise is awaited). */
+export async function evaluateKit(page: Page, fn: KitFunction, args: readonly (number | string | boolean | null)[]): Promise<unknown> {
+  const list = args.map((arg) => JSON.stringify(arg)).join(', ');
+  const short = await page.evaluate(`(${shortDeclaration(fn)})(${list})`);
+  return missing(short) ? page.evaluate(`(${installingDeclaration(fn)})(${list})`) : short;
+}
+
+/**
+ * locator.evaluateAll of a kit function. The stubs are built with `new Function` from source text,
+ * so Playwright sends exactly that text (a TS function could carry a transpiler's helpers).
+ */
+export async function evaluateAllKit<R, A>(locator: Locator, fn: KitFunction, arg: A): Promise<R> {
+  const short = await locator.evaluateAll(stub(shortDeclaration(fn)), arg);
+  return (missing(short) ? await locator.evaluateAll(stub(installingDeclaration(fn)), arg) : short) as R;
+}
+
+const stubs = new Map<string, (elements: Element[], arg: unknown) => unknown>();
+
+function stub(declaration: string): (elements: Element[], arg: unknown) => unknown {
+  let made = stubs.get(declaration);
+  if (!made) {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    made = new Function('elements', 'arg', `return (${declaration}).call(null, elements, arg);`) as (elements: Element[], arg: unknown) => unknown;
+    stubs.set(declaration, made);
+  }
+  return made;
+}
