@@ -85,7 +85,9 @@ for (const swap of Object.keys(SWAPS) as (keyof typeof SWAPS)[]) test(`a frame s
       expect(saved(site).at(-1)).toBe('Apples=&Pears=9&Plums=');
     } else {
       expect(swapped.status).toBe('diverged');
-      expect(swapped.error).toContain('loaded a new document');
+      // The frame is gone by the time the typing step asks whether its field kept the focus, or a
+      // later step's checks see the new document: either way the value is not claimed.
+      expect(swapped.error).toMatch(/loaded a new document|the field lost the focus while step \d+ typed/);
       // A frame swapped between the click's press and release, or while Save's work settled, may
       // have taken it (nothing can act before a page that changes under the event): the run then
       // says Save's work cannot be shown, whichever of the two moments the reload fell in.

@@ -24,9 +24,11 @@ export type TypeMode =
   | 'value';
 
 /**
- * Runs one action on the page, as a person would: a click moves the pointer to the target first
- * (hover states apply), and Playwright's click does that itself, sending the move, the press and
- * the release together. Coordinates are viewport CSS pixels.
+ * Runs one action on the page, as a person would: a click moves the pointer to the target first,
+ * and Playwright's click does that itself, sending the move, the press and the release together
+ * (as it does for its locators' clicks). Hover handlers run before the press; what a page shows on
+ * hover a task or a frame later may not be there yet by the press, which is the press a person's
+ * quick click makes too. Coordinates are viewport CSS pixels.
  */
 export async function performAction(page: Page, action: Action, typeMode: TypeMode, deadline: Deadline): Promise<void> {
   switch (action.type) {

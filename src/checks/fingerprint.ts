@@ -41,11 +41,11 @@ export type Target = {
    */
   uncovered?: boolean | null;
   /**
-   * Which read of the page found it: the page keeps the element under this number beside its
-   * change log (target.ts), so a last look can ask for that very element in one evaluation
-   * (lastLook.ts). Absent where the page has no change log to keep it in.
+   * Which read of the page found it: the page keeps the element under this key beside its change
+   * log (target.ts), so a last look can ask for that very element in one evaluation (lastLook.ts).
+   * Absent where the page has no change log to keep it in.
    */
-  read?: number;
+  read?: string;
 };
 
 /** The fingerprint is what identifies a target; box, state and context are evidence around it. */

@@ -10,9 +10,11 @@ import type { CDPSession, Locator, Page } from 'playwright';
  * they were about 1 MB of a replay's 1.8 MB of DevTools messages on the intake form, which Node
  * writes and Chromium reads on every step's path.
  *
- * The kit lives in the page's main world, beside the change log: as trusted as everything else rote
- * runs there (a page's own script could redefine the DOM methods either uses). A function is kept
- * under a name that holds a hash of its source, so a document never runs another build's version.
+ * The kit lives in the main world of the page and of each frame the checks read (look-alikes are
+ * counted in every frame), beside the change log: as trusted as everything else rote runs there (a
+ * page's own script could redefine the DOM methods either uses). A function is kept under a name
+ * that holds a hash of its source, so a document never runs another build's version; the kit has
+ * no prototype, so no name resolves through Object.prototype.
  */
 export const KIT_MISSING = '__roteKitMissing';
 
@@ -37,7 +39,7 @@ export function installingDeclaration(fn: KitFunction): string {
   return `function () {
   var f = (${fn.source});
   try {
-    if (!window.__roteKit) Object.defineProperty(window, '__roteKit', { value: {}, configurable: true });
+    if (!window.__roteKit) Object.defineProperty(window, '__roteKit', { value: Object.create(null), configurable: true });
     window.__roteKit[${JSON.stringify(fn.key)}] = f;
   } catch (e) {}
   return f.apply(this, arguments);

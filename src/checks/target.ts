@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright';
 import { cdpSession } from './cdp.js';
 import type { Fingerprint, Target } from './fingerprint.js';
@@ -72,8 +73,8 @@ const KEPT_READS = 32;
 
 /**
  * Runs with `this` = the picked element, whether its identity is wanted (it costs a walk of the
- * text around it), and the read's number: geometry, state, the words it shows, never the value a
- * field holds. The element is kept beside the change log under the read's number (the oldest let
+ * text around it), and the read's key: geometry, state, the words it shows, never the value a
+ * field holds. The element is kept beside the change log under the read's key (the oldest let
  * go past KEPT_READS), for a last look at that very element (lastLook.ts).
  */
 const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity, readNumber) {
@@ -109,9 +110,9 @@ const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity
   return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {}, uncovered: uncovered, read: read };
 }`);
 
-type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity; uncovered: boolean | null; read: number | null };
+type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity; uncovered: boolean | null; read: string | null };
 type AXValue = { value?: unknown };
-type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; backendDOMNodeId?: number; properties?: { name: string; value: AXValue }[] };
+export type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; backendDOMNodeId?: number; properties?: { name: string; value: AXValue }[] };
 
 const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 'InlineTextBox', 'LineBreak', 'LabelText']);
 
@@ -134,12 +135,15 @@ function captureTarget(page: Page, expression: string, options: CaptureOptions):
 }
 
 let captures = 0;
+/** Read keys carry this process's own prefix: two processes driving one page never name each other's reads. */
+const READ_PREFIX = randomUUID().slice(0, 8);
 
 async function readTarget(page: Page, expression: string, options: CaptureOptions): Promise<Target | null> {
   const cdp = await cdpSession(page);
   // Its own group: a capture cut off by the deadline that ends later releases its objects, not a newer capture's.
-  const read = ++captures;
-  const objectGroup = `rote-target-${read}`;
+  const capture = ++captures;
+  const read = `${READ_PREFIX}-${capture}`;
+  const objectGroup = `rote-target-${capture}`;
   try {
     const picked = await cdp.send('Runtime.evaluate', { expression, objectGroup, returnByValue: false });
     const objectId = picked.result.objectId;
@@ -160,32 +164,40 @@ async function readTarget(page: Page, expression: string, options: CaptureOption
   }
 }
 
-function toTarget(element: Described, nodes: AXNode[]): Target {
+/** What the accessibility tree says of an element (the first node of its partial tree): its role, name and whether it is disabled. */
+export type AccessibleFacts = { role: string; name: string; disabled: boolean; roleOwn: boolean; domNode?: number };
+
+export function accessibleFacts(nodes: AXNode[]): AccessibleFacts {
   const byId = new Map(nodes.map((node) => [node.nodeId, node]));
   let node: AXNode | undefined = nodes[0];
   // An element that is not itself in the accessibility tree speaks through its nearest named ancestor.
   while (node && (node.ignored || UNNAMED_ROLES.has(String(node.role?.value ?? 'none')))) {
     node = node.parentId ? byId.get(node.parentId) : undefined;
   }
-  const roleOwn = node !== undefined && node === nodes[0];
-  const fingerprint: Fingerprint = {
+  return {
     role: String(node?.role?.value ?? 'none'),
     name: normalizeName(node?.name?.value),
-    tag: element.tag,
-    inputType: element.type,
+    disabled: (node?.properties ?? []).some((property) => property.name === 'disabled' && property.value.value === true),
+    roleOwn: node !== undefined && node === nodes[0],
+    // The first node is the element's own (ignored or not): its DOM node names the element.
+    ...(typeof nodes[0]?.backendDOMNodeId === 'number' ? { domNode: nodes[0].backendDOMNodeId } : {}),
   };
+}
+
+function toTarget(element: Described, nodes: AXNode[]): Target {
+  const facts = accessibleFacts(nodes);
+  const fingerprint: Fingerprint = { role: facts.role, name: facts.name, tag: element.tag, inputType: element.type };
   return {
     fingerprint,
     box: { x: element.x, y: element.y, width: element.width, height: element.height },
     checked: element.checked,
     hasText: element.hasText,
     showsValue: element.showsValue,
-    disabled: (node?.properties ?? []).some((property) => property.name === 'disabled' && property.value.value === true),
+    disabled: facts.disabled,
     identity: element.identity,
     ownText: element.ownText,
-    roleOwn,
-    // The first node is the element's own (ignored or not): its DOM node names the element.
-    ...(typeof nodes[0]?.backendDOMNodeId === 'number' ? { domNode: nodes[0].backendDOMNodeId } : {}),
+    roleOwn: facts.roleOwn,
+    ...(facts.domNode !== undefined ? { domNode: facts.domNode } : {}),
     uncovered: element.uncovered,
     ...(element.read !== null ? { read: element.read } : {}),
   };

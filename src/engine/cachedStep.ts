@@ -74,7 +74,7 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
       // A load or a dialog the queued tasks brought is the step's problem, found once settled.
       const late = (await focusLost) ?? loadedWhileSettling() ?? dialogWhileActing();
       const settleFully = async () => void (await settle(page, before, context));
-      return { holds, ...(late ? { problem: late } : {}), ...(holds ? { settleFully } : {}) };
+      return { holds, ...(late ? { problem: late } : {}), ...(holds ? { settleFully, actionAt: before.at } : {}) };
     };
   } else {
     problem ??= await focusLost;

@@ -56,11 +56,12 @@ export type CheckFail = Refusal & {
 export type CheckResult = CheckPass | CheckFail;
 
 /**
- * `wanted` is true once the step before's provisional settle held (a target read before that gets
- * its last look), false when it did not (the checks are done again on the settled page).
- * `confirmed` turns true when it held: a read begun after that came after the sentinel, and needs none.
+ * `wanted` is the time of the step before's action once its provisional settle held (a target
+ * read before that gets its last look, against that action's sentinel), undefined when it did not
+ * (the checks are done again on the settled page). `confirmed` turns true when it held: a read
+ * begun after that came after the sentinel, and needs none.
  */
-export type LastLookNeed = { readonly wanted: Promise<boolean>; confirmed: boolean };
+export type LastLookNeed = { readonly wanted: Promise<number | undefined>; confirmed: boolean };
 
 export type CheckEnvironment = {
   page: Page;

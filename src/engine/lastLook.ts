@@ -2,7 +2,8 @@ import type { Page } from 'playwright';
 import { actionPoint, type Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
 import { unmovedTarget } from '../checks/lookalikes.js';
-import { PICK_ELEMENT } from '../checks/target.js';
+import { cdpSession } from '../checks/cdp.js';
+import { accessibleFacts, PICK_ELEMENT, type AXNode } from '../checks/target.js';
 import { raceDeadline, type Deadline } from '../progress/deadline.js';
 import { targetOf } from './evidence.js';
 
@@ -20,9 +21,9 @@ import { targetOf } from './evidence.js';
  * in (preCheck), beside the wait for the crop, not after it. What changes after that is what any
  * step's checks cannot see between their read and the action, on a page settled the usual way too.
  */
-export async function stillAsChecked(page: Page, action: Action, checked: Target, deadline: Deadline): Promise<boolean> {
+export async function stillAsChecked(page: Page, action: Action, checked: Target, deadline: Deadline, actionAt?: number): Promise<boolean> {
   if (checked.uncovered === null || checked.domNode === undefined) return false;
-  const quick = checked.read !== undefined ? await lookAtRead(page, action, checked, checked.read, deadline) : 'unknown';
+  const quick = checked.read !== undefined && actionAt !== undefined ? await lookAtRead(page, action, checked, checked.read, actionAt, deadline) : 'unknown';
   if (quick !== 'unknown') return quick === 'same';
   const now = await targetOf(page, action, { deadline, identity: false });
   return (
@@ -35,31 +36,28 @@ export async function stillAsChecked(page: Page, action: Action, checked: Target
 }
 
 /**
- * The last look, taken once `wanted` says a provisional settle held (false: the checks are done
- * again anyway, or nothing was provisional). Never rejects: a look that fails is a look that did
- * not agree.
+ * The last look, taken once `wanted` says a provisional settle held, with the time of the action
+ * it followed (undefined: the checks are done again anyway, or nothing was provisional). Never
+ * rejects: a look that fails is a look that did not agree.
  */
-export function lastLookAfter(wanted: Promise<boolean>, page: Page, action: Action, checked: Target, deadline: Deadline): Promise<boolean> {
-  return wanted.then((needed) => (needed ? stillAsChecked(page, action, checked, deadline) : true)).catch(() => false);
+export function lastLookAfter(wanted: Promise<number | undefined>, page: Page, action: Action, checked: Target, deadline: Deadline): Promise<boolean> {
+  return wanted.then((actionAt) => (actionAt !== undefined ? stillAsChecked(page, action, checked, deadline, actionAt) : true)).catch(() => false);
 }
 
 /**
- * Runs in the page: the last look in one evaluation, at the very element the target's read found
- * (kept beside the change log, target.ts). Its accessibility node is not read again where what
- * the sentinel saw still holds (no change at all in the change log since the settle's look, nor
- * in the focus or the scroll, no form on its way): then no attribute, text or element that names
- * the target or disables it has changed since the action, and the read came after the action.
- * What the change log cannot see is looked at: the element the action lands on is that element,
- * in its box, in its checked state, and nothing new over its middle. 'unknown' where that cannot
- * be told this way (something changed since the sentinel, no change log, the read's element let
- * go, a custom element, whose role and state its own script may set with no attribute): the full
- * look is taken instead, as before this one existed.
+ * Runs in the page: the last look at the very element the target's read found (kept beside the
+ * change log, target.ts), in one evaluation, while its accessibility node is read beside it by its
+ * DOM node (one round trip for both, where the full look takes two and four messages). It answers
+ * only where what the sentinel of the action before saw still holds (no change at all in the change
+ * log since the settle's look, nor in the focus or the scroll, no form on its way): the element the
+ * action lands on is that element, in its box, in its checked state, with nothing new over its
+ * middle. 'unknown' where that cannot be told this way (something changed since the sentinel,
+ * another action's sentinel, no change log, the read's element let go): the full look is taken.
  */
-const LOOK_AT_READ = `(function (read, mode, x, y, box, checkedState, uncovered) {
+const LOOK_AT_READ = `(function (read, mode, x, y, box, checkedState, uncovered, actionAt) {
   var log = window.__roteChangeLog, sentinel = log && log.sentinel;
   var el = log && log.reads ? log.reads.get(read) : undefined;
-  if (!el || !sentinel || !sentinel.done || typeof sentinel.changed !== 'function' || el.tagName.indexOf('-') >= 0) return 'unknown';
-  if (sentinel.dirty || sentinel.changed()) return 'unknown';
+  if (!el || !sentinel || sentinel.actionAt !== actionAt || !sentinel.done || sentinel.dirty || typeof sentinel.changed !== 'function' || sentinel.changed()) return 'unknown';
   if (${PICK_ELEMENT}(mode, x, y) !== el) return 'differs';
   var r = el.getBoundingClientRect();
   if (Math.abs(r.x - box.x) >= 1 || Math.abs(r.y - box.y) >= 1 || Math.abs(r.width - box.width) >= 1 || Math.abs(r.height - box.height) >= 1) return 'differs';
@@ -70,10 +68,30 @@ const LOOK_AT_READ = `(function (read, mode, x, y, box, checkedState, uncovered)
 
 export type ReadLook = 'same' | 'differs' | 'unknown';
 
-/** The last look at the element of the target's read, in one round trip (LOOK_AT_READ); 'unknown' when the page cannot answer it so. */
-export async function lookAtRead(page: Page, action: Action, checked: Target, read: number, deadline: Deadline): Promise<ReadLook> {
+/** Where the action lands, as the read looked for it: at its point, or where the focus is for keys. */
+function landingOf(action: Action): { mode: 'point' | 'focus'; x: number; y: number } | undefined {
   const point = actionPoint(action);
-  const args = [read, point ? 'point' : 'focus', point?.x ?? 0, point?.y ?? 0, checked.box, checked.checked, checked.uncovered === true].map((value) => JSON.stringify(value)).join(', ');
-  const looking = page.evaluate(`${LOOK_AT_READ}(${args})`).then((answer): ReadLook => (answer === 'same' || answer === 'differs' ? answer : 'unknown'));
+  if (point) return { mode: 'point', ...point };
+  return action.type === 'type' || action.type === 'keypress' ? { mode: 'focus', x: 0, y: 0 } : undefined;
+}
+
+/**
+ * The last look at the element of the target's read, in one round trip: LOOK_AT_READ, and the
+ * element's role, name and disabled state from its accessibility node, which may change with
+ * nothing the change log sees (a custom element's own ARIA, a label inside a shadow root, text that
+ * CSS generates from a property). 'unknown' when the page cannot answer it so.
+ */
+export async function lookAtRead(page: Page, action: Action, checked: Target, read: string, actionAt: number, deadline: Deadline): Promise<ReadLook> {
+  const landing = landingOf(action);
+  if (!landing || checked.domNode === undefined) return 'unknown';
+  const args = [read, landing.mode, landing.x, landing.y, checked.box, checked.checked, checked.uncovered === true, actionAt].map((value) => JSON.stringify(value)).join(', ');
+  const looking = (async (): Promise<ReadLook> => {
+    const cdp = await cdpSession(page);
+    const [answer, ax] = await Promise.all([page.evaluate(`${LOOK_AT_READ}(${args})`), cdp.send('Accessibility.getPartialAXTree', { backendNodeId: checked.domNode, fetchRelatives: true })]);
+    if (answer !== 'same') return answer === 'differs' ? 'differs' : 'unknown';
+    const facts = accessibleFacts(ax.nodes as AXNode[]);
+    const same = facts.domNode === checked.domNode && facts.role === checked.fingerprint.role && facts.name === checked.fingerprint.name && facts.disabled === checked.disabled;
+    return same ? 'same' : 'differs';
+  })();
   return raceDeadline(deadline, looking, (): ReadLook => 'differs').catch((): ReadLook => 'unknown');
 }

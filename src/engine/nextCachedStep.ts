@@ -106,8 +106,11 @@ async function checkedCandidate(
   let unconfirmed = false;
   const confirmedHolds = confirming.then((confirmed) => confirmed.holds && !confirmed.problem).catch(() => false);
   void confirmedHolds.then((holds) => void (unconfirmed = !holds));
-  const need: LastLookNeed = { wanted: confirming.then((confirmed) => confirmed.holds && !confirmed.problem && confirmed.settleFully !== undefined).catch(() => false), confirmed: false };
-  void need.wanted.then((wanted) => void (need.confirmed = wanted));
+  const need: LastLookNeed = {
+    wanted: confirming.then((confirmed) => (confirmed.holds && !confirmed.problem && confirmed.settleFully !== undefined ? (confirmed.actionAt ?? 0) : undefined)).catch(() => undefined),
+    confirmed: false,
+  };
+  void need.wanted.then((wanted) => void (need.confirmed = wanted !== undefined));
   run.env.lastLookNeed = need;
   let checked: CheckPass | CheckFail;
   try {
@@ -121,7 +124,7 @@ async function checkedCandidate(
   }
   const confirmed = await confirming;
   if (!confirmed.holds || confirmed.problem) return { kind: 'again', problem: confirmed.problem };
-  if (checked.ok && confirmed.settleFully && !(await lastLookOf(run, checked))) {
+  if (checked.ok && confirmed.settleFully && !(await lastLookOf(run, checked, confirmed.actionAt ?? 0))) {
     await confirmed.settleFully();
     return { kind: 'again', problem: undefined };
   }
@@ -140,9 +143,9 @@ async function checkedCandidate(
 }
 
 /** The pass's last look (lastLook.ts), taken beside its checks, or now where none was (a pass from a fork's own checks). */
-function lastLookOf(run: RunState, pass: CheckPass): Promise<boolean> {
+function lastLookOf(run: RunState, pass: CheckPass, actionAt: number): Promise<boolean> {
   if (!pass.target) return Promise.resolve(true);
-  return pass.lastLook ?? stillAsChecked(run.page, pass.action, pass.target, run.context);
+  return pass.lastLook ?? stillAsChecked(run.page, pass.action, pass.target, run.context, actionAt);
 }
 
 /**

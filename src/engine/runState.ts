@@ -75,6 +75,8 @@ export type SettleConfirmation = {
   problem?: StepProblem;
   /** Where a provisional settle held: settles the page the usual way after all, for a read the sentinel cannot vouch for. */
   settleFully?: () => Promise<void>;
+  /** Where a provisional settle held: when its action began, which names the sentinel that vouched for it (lastLook.ts). */
+  actionAt?: number;
 };
 export type PendingSettle = () => Promise<SettleConfirmation>;
 
