@@ -18,15 +18,21 @@ import type { CDPSession, Locator, Page } from 'playwright';
  */
 export const KIT_MISSING = '__roteKitMissing';
 
-/** A function expression (source text), and the name the document keeps it under. */
-export type KitFunction = { readonly key: string; readonly source: string };
+/**
+ * A function expression (source text), the name the document keeps it under, and its two calls
+ * (shortDeclaration, installingDeclaration), made once rather than on every step's call.
+ */
+export type KitFunction = { readonly key: string; readonly source: string; readonly short: string; readonly whole: string };
 
 export function kitFunction(label: string, source: string): KitFunction {
-  return { key: `${label}-${createHash('sha256').update(source).digest('hex').slice(0, 16)}`, source };
+  const named = { key: `${label}-${createHash('sha256').update(source).digest('hex').slice(0, 16)}`, source };
+  return { ...named, short: shortDeclaration(named), whole: installingDeclaration(named) };
 }
 
+type Named = Pick<KitFunction, 'key' | 'source'>;
+
 /** A declaration that calls the kept function with `this` and its arguments, or answers KIT_MISSING. */
-export function shortDeclaration(fn: KitFunction): string {
+function shortDeclaration(fn: Named): string {
   return `function () { var kit = window.__roteKit, f = kit && kit[${JSON.stringify(fn.key)}]; return typeof f === 'function' ? f.apply(this, arguments) : ${JSON.stringify(KIT_MISSING)}; }`;
 }
 
@@ -35,7 +41,7 @@ export function shortDeclaration(fn: KitFunction): string {
  * walking its window does not meet it), then it runs. A window that refuses a new property still
  * gets the call; it is sent whole again next time.
  */
-export function installingDeclaration(fn: KitFunction): string {
+function installingDeclaration(fn: Named): string {
   return `function () {
   var f = (${fn.source});
   try {
@@ -50,17 +56,17 @@ const missing = (value: unknown) => value === KIT_MISSING;
 
 /** Runtime.callFunctionOn of a kit function on a remote object; its other parameters as CDP takes them. */
 export async function callKitOn(cdp: CDPSession, fn: KitFunction, params: { objectId: string; arguments: { value: unknown }[]; returnByValue: true }): Promise<unknown> {
-  const short = await cdp.send('Runtime.callFunctionOn', { ...params, functionDeclaration: shortDeclaration(fn) });
+  const short = await cdp.send('Runtime.callFunctionOn', { ...params, functionDeclaration: fn.short });
   if (!missing(short.result.value)) return short.result.value;
-  const whole = await cdp.send('Runtime.callFunctionOn', { ...params, functionDeclaration: installingDeclaration(fn) });
+  const whole = await cdp.send('Runtime.callFunctionOn', { ...params, functionDeclaration: fn.whole });
   return whole.result.value;
 }
 
 /** page.evaluate of a kit function with JSON arguments (a returned promise is awaited). */
 export async function evaluateKit(page: Page, fn: KitFunction, args: readonly (number | string | boolean | null)[]): Promise<unknown> {
   const list = args.map((arg) => JSON.stringify(arg)).join(', ');
-  const short = await page.evaluate(`(${shortDeclaration(fn)})(${list})`);
-  return missing(short) ? page.evaluate(`(${installingDeclaration(fn)})(${list})`) : short;
+  const short = await page.evaluate(`(${fn.short})(${list})`);
+  return missing(short) ? page.evaluate(`(${fn.whole})(${list})`) : short;
 }
 
 /**
@@ -68,8 +74,8 @@ export async function evaluateKit(page: Page, fn: KitFunction, args: readonly (n
  * so Playwright sends exactly that text (a TS function could carry a transpiler's helpers).
  */
 export async function evaluateAllKit<R, A>(locator: Locator, fn: KitFunction, arg: A): Promise<R> {
-  const short = await locator.evaluateAll(stub(shortDeclaration(fn)), arg);
-  return (missing(short) ? await locator.evaluateAll(stub(installingDeclaration(fn)), arg) : short) as R;
+  const short = await locator.evaluateAll(stub(fn.short), arg);
+  return (missing(short) ? await locator.evaluateAll(stub(fn.whole), arg) : short) as R;
 }
 
 const stubs = new Map<string, (elements: Element[], arg: unknown) => unknown>();

@@ -28,16 +28,19 @@ export type RecordedEvidence = {
   state: NodeState;
 };
 
+/** Where an action lands: at its point, or where the focus is for typing and keys; undefined for one that lands on no element. */
+export type Landing = { mode: 'point'; x: number; y: number } | { mode: 'focus' };
+
+export function landingOf(action: Action, point = actionPoint(action)): Landing | undefined {
+  if (point) return { mode: 'point', x: point.x, y: point.y };
+  return action.type === 'type' || action.type === 'keypress' ? { mode: 'focus' } : undefined;
+}
+
 /** The element an action lands on: under its point, or holding the focus for typing and keys. */
 export async function targetOf(page: Page, action: Action, options: CaptureOptions, point = actionPoint(action)): Promise<Target | null> {
-  if (point) return targetAt(page, point, options);
-  switch (action.type) {
-    case 'type':
-    case 'keypress':
-      return focusedTarget(page, options);
-    default:
-      return null;
-  }
+  const landing = landingOf(action, point);
+  if (!landing) return null;
+  return landing.mode === 'point' ? targetAt(page, landing, options) : focusedTarget(page, options);
 }
 
 /** Inputs whose typed segments depend on the browser's locale: replayed by value. */

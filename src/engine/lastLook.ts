@@ -1,11 +1,11 @@
 import type { Page } from 'playwright';
-import { actionPoint, type Action } from '../actions/action.js';
+import type { Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
 import { unmovedTarget } from '../checks/lookalikes.js';
 import { cdpSession } from '../checks/cdp.js';
 import { accessibleFacts, PICK_ELEMENT, type AXNode } from '../checks/target.js';
 import { raceDeadline, type Deadline } from '../progress/deadline.js';
-import { targetOf } from './evidence.js';
+import { landingOf, targetOf } from './evidence.js';
 
 /**
  * The last look at a target whose checks ran while the step before was settled only for now
@@ -68,13 +68,6 @@ const LOOK_AT_READ = `(function (read, mode, x, y, box, checkedState, uncovered,
 
 export type ReadLook = 'same' | 'differs' | 'unknown';
 
-/** Where the action lands, as the read looked for it: at its point, or where the focus is for keys. */
-function landingOf(action: Action): { mode: 'point' | 'focus'; x: number; y: number } | undefined {
-  const point = actionPoint(action);
-  if (point) return { mode: 'point', ...point };
-  return action.type === 'type' || action.type === 'keypress' ? { mode: 'focus', x: 0, y: 0 } : undefined;
-}
-
 /**
  * The last look at the element of the target's read, in one round trip: LOOK_AT_READ, and the
  * element's role, name and disabled state from its accessibility node, which may change with
@@ -84,7 +77,8 @@ function landingOf(action: Action): { mode: 'point' | 'focus'; x: number; y: num
 export async function lookAtRead(page: Page, action: Action, checked: Target, read: string, actionAt: number, deadline: Deadline): Promise<ReadLook> {
   const landing = landingOf(action);
   if (!landing || checked.domNode === undefined) return 'unknown';
-  const args = [read, landing.mode, landing.x, landing.y, checked.box, checked.checked, checked.uncovered === true, actionAt].map((value) => JSON.stringify(value)).join(', ');
+  const [x, y] = landing.mode === 'point' ? [landing.x, landing.y] : [0, 0];
+  const args = [read, landing.mode, x, y, checked.box, checked.checked, checked.uncovered === true, actionAt].map((value) => JSON.stringify(value)).join(', ');
   const looking = (async (): Promise<ReadLook> => {
     const cdp = await cdpSession(page);
     const [answer, ax] = await Promise.all([page.evaluate(`${LOOK_AT_READ}(${args})`), cdp.send('Accessibility.getPartialAXTree', { backendNodeId: checked.domNode, fetchRelatives: true })]);
