@@ -8,7 +8,9 @@ import { startTrickyApp } from './support/trickyApp.js';
 /**
  * A step that types into the field the step before just clicked has its crop check answered by
  * that click's (same element, same box, same document, nothing over its middle: see
- * src/engine/cropProof.ts). These pages try to make that proof stand where it must not.
+ * src/engine/cropProof.ts), and its target read by that click's read (the same element holds the
+ * focus, nothing in the page changed since, its accessibility node says the same: see
+ * src/engine/readProof.ts). These pages try to make those proofs stand where they must not.
  */
 type Run = (params: Record<string, string>, options?: Partial<Omit<RunOptions, 'agent'>>) => Promise<RunResult>;
 const test = appTest(startTrickyApp).extend<{ run: Run }>({
@@ -21,8 +23,9 @@ test('typing into the field just clicked leans on the click\'s crop, and the val
   expect(result.status, result.error).toBe('replayed');
   const typed = result.steps.find((step) => step.action.type === 'type')!;
   expect(typed.cropFrom).toBe(typed.index);
-  // The click before it had its own crop compared.
+  // The click before it had its own crop compared, and its read of the field stood for the typing's (readProof.ts).
   expect(result.steps[typed.index - 1]!.cropFrom).toBeUndefined();
+  expect(typed.readFrom).toBe(typed.index);
   expect(app.done.at(-1)!.fields.note).toBe('second');
 });
 
@@ -44,6 +47,7 @@ test('a field replaced by an identical one when focused is another element: its 
   expect(result.status, result.error).toBe('replayed');
   const typed = result.steps.find((step) => step.action.type === 'type')!;
   expect(typed.cropFrom).toBeUndefined();
+  expect(typed.readFrom).toBeUndefined();
   expect(typed.checks?.visual).toBeGreaterThan(0);
   expect(app.done.at(-1)!.fields.note).toBe('second');
 });
@@ -67,5 +71,29 @@ test('a field that hands the focus on in a task it queues, changing nothing in t
     expect(result.status).toBe('diverged');
     expect(result.steps.some((step) => step.action.type === 'type')).toBe(false);
   }
+  expect(app.done).toHaveLength(1);
+});
+
+test('a field filled in by its property when focused (no change in the DOM) is read as holding text: it is cleared before the keys, as any read would have it', async ({ app, run }) => {
+  await run({ note: 'first' });
+  app.set({ noteFocus: 'prefill' });
+  for (let i = 0; i < 3; i++) {
+    const result = await run({ note: `second ${i}` }, { mode: 'replay-only' });
+    expect(result.status, result.error).toBe('replayed');
+    const typed = result.steps.find((step) => step.action.type === 'type')!;
+    expect(typed.readFrom).toBe(typed.index);
+    expect(app.done.at(-1)!.fields.note).toBe(`second ${i}`);
+  }
+});
+
+test('a label that a stylesheet renames once the field is focused (no change in the DOM): the name is read again, and the typing step is not replayed', async ({ app, run }) => {
+  await run({ note: 'first' });
+  app.set({ noteFocus: 'css-name' });
+  const result = await run({ note: 'second' }, { mode: 'replay-only', checkTimeout: 800 });
+  // The field's name is "Edit Note" once focused: not the recorded "Note", though nothing in the DOM changed.
+  expect(result.status).toBe('diverged');
+  expect(result.divergences[0]!.action?.type).toBe('type');
+  expect(result.divergences[0]!.reason).toContain('Edit Note');
+  expect(result.steps.some((step) => step.action.type === 'type')).toBe(false);
   expect(app.done).toHaveLength(1);
 });

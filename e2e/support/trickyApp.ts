@@ -32,9 +32,12 @@ export type TrickyState = {
   posts: { title: string; comments: number }[];
   /**
    * /note: what focusing the Note field does: nothing; opens a notice right over it (the field keeps
-   * the focus, the notice covers its middle); or puts an identical new field in its place, focused.
+   * the focus, the notice covers its middle); or puts an identical new field in its place, focused;
+   * hands the focus to Reference, at once or in a task; fills in a draft by the field's property (no
+   * change any observer of the DOM sees); or, by a stylesheet alone, gives the focused field's label
+   * the words "Edit" before it (a new accessible name, and no change in the DOM either).
    */
-  noteFocus: 'none' | 'cover' | 'replace' | 'elsewhere' | 'elsewhere-later';
+  noteFocus: 'none' | 'cover' | 'replace' | 'elsewhere' | 'elsewhere-later' | 'prefill' | 'css-name';
   /**
    * /consent: what ticking "I agree" does after the click, in a task it queues (setTimeout 0):
    * nothing; put a "Delete my account" button where Continue stood, pushing Continue down; or tick
@@ -209,10 +212,13 @@ function notePage(state: TrickyState): string {
           ? `document.getElementById('ref').focus();`
           : state.noteFocus === 'elsewhere-later'
             ? `setTimeout(function () { document.getElementById('ref').focus(); }, 0);`
-            : '';
+            : state.noteFocus === 'prefill'
+              ? `note.value = 'draft';`
+              : '';
+  const style = state.noteFocus === 'css-name' ? `<style>label:focus-within::before { content: "Edit "; position: absolute; left: -9999px; }</style>` : '';
   return page(
     'Note',
-    `<form method="post" action="/note"><label>Note <input name="note" id="note" style="width:300px"></label> <label>Reference <input name="ref" id="ref" style="width:100px"></label> <button type="submit">Save</button></form>
+    `${style}<form method="post" action="/note"><label>Note <input name="note" id="note" style="width:300px"></label> <label>Reference <input name="ref" id="ref" style="width:100px"></label> <button type="submit">Save</button></form>
 <script>var once = false; document.getElementById('note').addEventListener('focus', function () { var note = this; if (once) return; once = true; ${onFocus} });</script>`,
     `var note = document.querySelector('input[name=note]');
      if (note.value !== params.note) { var a = o.at(note, 'Note'); a.actions.push({ type: 'type', text: params.note }); return a; }

@@ -159,6 +159,8 @@ const DOM_QUIET = kitFunction('dom-quiet', `function (quietMs, maxMs, actionAt, 
         // What the look saw is kept on the sentinel: a last look asks whether it still holds (lastLook.ts).
         var sentinel = state.sentinel = { actionAt: actionAt, done: false, dirty: false, waiters: [], seq: state.seq, focus: focusNow(), scrollX: window.scrollX, scrollY: window.scrollY };
         sentinel.changed = function () { return state.leaving || submitted() || state.seq !== sentinel.seq || focusNow() !== sentinel.focus || window.scrollX !== sentinel.scrollX || window.scrollY !== sentinel.scrollY; };
+        // A look sent beside this one may have come first, and waits for its sentinel (readProof.ts).
+        (state.onSentinel || []).splice(0).forEach(function (told) { told(); });
         setTimeout(function () {
           sentinel.done = true;
           sentinel.dirty = sentinel.changed();

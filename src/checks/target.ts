@@ -75,13 +75,15 @@ const KEPT_READS = 32;
  * Runs with `this` = the picked element, whether its identity is wanted (it costs a walk of the
  * text around it), and the read's key: geometry, state, the words it shows, never the value a
  * field holds. The element is kept beside the change log under the read's key (the oldest let
- * go past KEPT_READS), for a last look at that very element (lastLook.ts).
+ * go past KEPT_READS), with the log's count of changes then, for a last look at that very element
+ * (lastLook.ts) and for the next step's read answered by this one (readProof.ts).
  */
 const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity, readNumber) {
   var log = window.__roteChangeLog, read = null;
   if (log) {
     if (!log.reads) log.reads = new Map();
-    log.reads.set(readNumber, this);
+    // With the change log's count then: a later look can tell that nothing at all changed since.
+    log.reads.set(readNumber, { el: this, seq: log.seq });
     if (log.reads.size > ${KEPT_READS}) log.reads.delete(log.reads.keys().next().value);
     read = readNumber;
   }

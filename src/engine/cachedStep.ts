@@ -3,10 +3,11 @@ import { performAction } from '../actions/perform.js';
 import { beforeAction, navigationWatch, settle } from '../checks/settle.js';
 import { confirmSettled } from '../checks/settleConfirm.js';
 import type { LookedTarget } from './cropProof.js';
-import { focusKept, focusOnPageItself, markFocus } from './focusKept.js';
+import type { ReadTarget } from './readProof.js';
+import { markFocus } from './focusKept.js';
 import type { CheckPass } from './preCheck.js';
 import type { NextStep } from './nextCachedStep.js';
-import type { RunState, StepProblem } from './runState.js';
+import type { RunState, SettleConfirmation, StepProblem } from './runState.js';
 import { checkToolCall } from './toolChecks.js';
 import { callTool } from './toolStep.js';
 
@@ -25,6 +26,9 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   // What this step's look showed may answer the next step's crop check, if the step does its work.
   const looked = lookedTarget(run, checked, stepNumber);
   run.env.looked = undefined;
+  // And what its checks read may answer the next step's read (readProof.ts).
+  const read = readTarget(run, checked, stepNumber);
+  run.env.readBefore = undefined;
   const before = beforeAction(run.page);
   const documentsBefore = navigationWatch(run.page).documentCount;
   const acting = Date.now();
@@ -65,7 +69,7 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     const settling = settle(page, before, context, { provisional: true });
     settling.catch(() => undefined);
     focusLost?.catch(() => undefined);
-    run.settling = async () => {
+    run.settling = Object.assign(async (): Promise<SettleConfirmation> => {
       const settled = await settling;
       // What the step's own work changed while it settled is not what the next agent step waited for.
       if (checked.action.type !== 'wait') run.waits.acted();
@@ -75,7 +79,7 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
       const late = (await focusLost) ?? loadedWhileSettling() ?? dialogWhileActing();
       const settleFully = async () => void (await settle(page, before, context));
       return { holds, ...(late ? { problem: late } : {}), ...(holds ? { settleFully, actionAt: before.at } : {}) };
-    };
+    }, { actionAt: before.at });
   } else {
     problem ??= await focusLost;
     await settle(page, before, context);
@@ -90,16 +94,21 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
     if (problemAfter !== undefined) problem = { reason: problemAfter, kind: 'tool' };
   }
   if (!provisional) problem ??= dialogWhileActing();
-  if (problem === undefined) run.env.looked = looked;
+  if (problem === undefined) {
+    run.env.looked = looked;
+    run.env.readBefore = read;
+  }
   const intent = run.intentOf(checked.node);
   // Logged and stored as recorded, with templates: parameter values stay out of logs and the store.
   const point = actionPoint(checked.action);
   const stored = point ? withPoint(checked.node.action, point) : checked.node.action;
   const leaned = checked.looked?.by === 'step' ? checked.looked.step : undefined;
-  context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${leaned ? ` (its look shown by step ${leaned}'s crop)` : ''}${intent ? ` - ${intent}` : ''}`);
+  const readFrom = checked.readFrom;
+  const shownBy = [leaned ? `its look shown by step ${leaned}'s crop` : '', readFrom ? `its target by step ${readFrom}'s read` : ''].filter(Boolean).join(', ');
+  context.log(`${checked.kind} ${describeAction(stored)}${checked.alreadyDone ? ' (already in the recorded state)' : ''}${shownBy ? ` (${shownBy})` : ''}${intent ? ` - ${intent}` : ''}`);
   // A step whose crop check leaned on the step before shows that step's crop in the report.
   const picture = checked.crop ?? (leaned !== undefined ? looked?.crop : undefined);
-  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, actMs, cropFrom: leaned, nodeId: checked.node.id, crop: picture });
+  run.ledger.pushStep({ kind: checked.kind, action: run.redactAction(checked.action), stored, intent, startedAt, checkMs, checks, actMs, cropFrom: leaned, readFrom, nodeId: checked.node.id, crop: picture });
   run.ledger.noteUse(checked.node.id, true);
   run.stepDone(checked.node);
   return problem;
@@ -111,6 +120,12 @@ function lookedTarget(run: RunState, checked: CheckPass, stepNumber: number): Lo
   if (!looked || target?.domNode === undefined) return undefined;
   const crop = checked.crop ?? (looked.by === 'step' ? run.env.looked?.crop : undefined);
   return { domNode: target.domNode, box: target.box, documents: navigationWatch(run.page).documentCount, window: run.env.window ?? 0, step: looked.by === 'step' ? looked.step : stepNumber, ...(crop ? { crop } : {}) };
+}
+
+/** The target this step's checks read (or the earlier read that answered theirs), as readProof.ts needs it; undefined when there is none. */
+function readTarget(run: RunState, checked: CheckPass, stepNumber: number): ReadTarget | undefined {
+  if (!checked.target || checked.target.read === undefined) return undefined;
+  return { target: checked.target, node: checked.node, step: checked.readFrom ?? stepNumber, documents: navigationWatch(run.page).documentCount, window: run.env.window ?? 0 };
 }
 
 /**
@@ -134,33 +149,33 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number): Promi
   const focus = checked.action.type === 'type' ? await markFocus(page) : undefined;
   // The field the checks found may have been replaced since (found by the fault suite once the checks got faster).
   const typesIntoField = checked.target !== null && checked.target.fingerprint.tag !== 'body' && checked.target.fingerprint.tag !== 'html';
-  if (focus && typesIntoField && focusOnPageItself(focus)) {
-    void focus.dispose().catch(() => undefined);
+  if (focus && typesIntoField && focus.pageItself) {
+    focus.dispose();
     return { problem: { reason: `the field lost the focus after step ${stepNumber}'s checks, before it typed (the page replaced or left it): the step was not done`, kind: 'focus', notDone: true } };
   }
   // The last look before the action: a document that loaded since the checks (a frame swapped
   // under the run) has taken the steps' entries along, and acting now would save an empty form
   // under a run that says replayed (found by frames.spec.ts once the checks got faster).
   if (checked.node.state.navigatedBefore === false && run.documents.unexplained() > 0) {
-    void focus?.dispose().catch(() => undefined);
+    focus?.dispose();
     return { problem: { reason: `the page loaded a new document after step ${stepNumber}'s checks, before it acted, which the recording did not: what the steps before entered may be gone, so the step was not done`, kind: 'document', notDone: true } };
   }
   const documents = navigationWatch(page).documentCount;
   try {
     await performAction(page, checked.action, checked.typeMode, context);
   } catch (error) {
-    void focus?.dispose().catch(() => undefined);
+    focus?.dispose();
     throw error;
   }
   // One that loaded while the action's events went (a click is a move, a press and a release) may
   // have taken them: the step may have acted on the new document, and the run cannot say it did its work.
   if (checked.node.state.navigated === false && navigationWatch(page).documentCount !== documents) {
-    void focus?.dispose().catch(() => undefined);
+    focus?.dispose();
     return { problem: { reason: `the page loaded a new document while step ${stepNumber} acted, which the recording did not: whether the step acted on what the steps before entered cannot be shown`, kind: 'document' } };
   }
   if (!focus) return {};
   // Found by the fault suite: a field replaced while its keys went left it empty under a run that said replayed.
   const focusLost = async (): Promise<StepProblem | undefined> =>
-    (await focusKept(focus)) ? undefined : { reason: `the field lost the focus while step ${stepNumber} typed (the page replaced or left it): whether the text arrived cannot be shown`, kind: 'focus' };
+    (await focus.kept()) ? undefined : { reason: `the field lost the focus while step ${stepNumber} typed (the page replaced or left it): whether the text arrived cannot be shown`, kind: 'focus' };
   return { focusLost };
 }

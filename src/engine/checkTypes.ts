@@ -9,6 +9,7 @@ import type { ToolRegistry } from '../tools/toolRegistry.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { CheckTimes } from './checkTimes.js';
 import type { LookedTarget } from './cropProof.js';
+import type { ReadTarget } from './readProof.js';
 
 export type CheckPass = {
   ok: true;
@@ -33,6 +34,8 @@ export type CheckPass = {
    * was confirmed (lastLook.ts), taken while the other checks went on. Absent: none was taken.
    */
   lastLook?: Promise<boolean>;
+  /** The step whose read of the target stood for this step's (a key press into the element it just showed the recorded one, readProof.ts). */
+  readFrom?: number;
 };
 
 /** A check that did not pass: a Refusal with the step it refused and the evidence that says why. */
@@ -61,7 +64,12 @@ export type CheckResult = CheckPass | CheckFail;
  * (the checks are done again on the settled page). `confirmed` turns true when it held: a read
  * begun after that came after the sentinel, and needs none.
  */
-export type LastLookNeed = { readonly wanted: Promise<number | undefined>; confirmed: boolean };
+export type LastLookNeed = {
+  readonly wanted: Promise<number | undefined>;
+  confirmed: boolean;
+  /** The time of the action whose provisional settle is being confirmed (its sentinel's name), when known at once. */
+  readonly actionAt?: number;
+};
 
 export type CheckEnvironment = {
   page: Page;
@@ -86,6 +94,8 @@ export type CheckEnvironment = {
   times?: CheckTimes;
   /** The element the step just done compared its crop on, while it may answer the next step's (cropProof.ts). */
   looked?: LookedTarget;
+  /** The target the step just done read, while it may answer the next step's read (readProof.ts). */
+  readBefore?: ReadTarget;
   /** While the step before's provisional settle is being confirmed: whether a target read needs its last look (lastLook.ts). */
   lastLookNeed?: LastLookNeed;
 };

@@ -44,6 +44,7 @@ export async function drive(run: RunState): Promise<RunEnd> {
     }
     // What the agent does to the page is not a cached step's: no crop of one stands for the next step's.
     run.env.looked = undefined;
+    run.env.readBefore = undefined;
     if ((await accounted(run.time, 'agent', () => agentTurn(run))) === 'done') return { kind: 'done', status: run.ledger.finalStatus() };
   }
 }

@@ -1,4 +1,5 @@
-import type { JSHandle, Page } from 'playwright';
+import type { Page } from 'playwright';
+import { cdpSession } from '../checks/cdp.js';
 import { PICK_ELEMENT } from '../checks/target.js';
 
 /**
@@ -12,39 +13,66 @@ const FOCUSED = `(function () {
   return el && el.nodeType === 1 && el !== el.ownerDocument.body && el !== el.ownerDocument.documentElement ? el : null;
 })()`;
 
-/** Marks the focused element before a cached step types, so that afterwards rote can tell whether the text can have arrived. */
-export async function markFocus(page: Page): Promise<JSHandle | undefined> {
-  return page.evaluateHandle(FOCUSED).catch(() => undefined);
-}
+/** Runs with `this` = the marked element: it can have taken the text (still in its document, the focus not fallen to the page). */
+const KEPT = `function () { var active = this.ownerDocument.activeElement; return this.isConnected && active !== null && active !== this.ownerDocument.body; }`;
+
+/** The focused element marked before a cached step types (see `markFocus`). */
+export type FocusMark = {
+  /**
+   * The focus is nowhere a text can go: no element, or the page itself. A field replaced after the
+   * step's checks (a re-render, a clone) leaves it there, and the keys would go nowhere while the
+   * run went on as if they had arrived. Known from the mark itself, with no round trip.
+   */
+  readonly pageItself: boolean;
+  /**
+   * Whether the marked element can have taken the text: it is still in its document, and the focus
+   * did not fall to the page itself. A page that replaced the field while the keys went (a
+   * re-render, a clone) leaves the text nowhere, and the run must not go on as if it had arrived.
+   * Focus moved on to another field (an auto-advancing date) is not a loss. Lets the mark go.
+   */
+  kept(): Promise<boolean>;
+  /** Lets the mark go unasked. */
+  dispose(): void;
+};
+
+let marks = 0;
 
 /**
- * Whether the focused element marked before typing can have taken the text: it is still in its
- * document, and the focus did not fall to the page itself. A page that replaced the field while
- * the keys went (a re-render, a clone) leaves the text nowhere, and the run must not go on as if
- * it had arrived. Focus moved on to another field (an auto-advancing date) is not a loss.
+ * Marks the focused element before a cached step types, so that afterwards rote can tell whether
+ * the text can have arrived: one round trip on rote's own DevTools session (a Playwright handle
+ * costs a second one, for its preview), in an object group of its own that `kept` or `dispose` releases.
  */
-export async function focusKept(mark: JSHandle): Promise<boolean> {
+export async function markFocus(page: Page): Promise<FocusMark | undefined> {
   try {
-    // The focus was on the page itself: no field to lose.
-    if (mark.asElement() === null) return true;
-    return await mark.evaluate((el) => {
-      const active = (el as Element).ownerDocument.activeElement;
-      return el.isConnected && active !== null && active !== el.ownerDocument.body;
-    });
+    const cdp = await cdpSession(page);
+    const objectGroup = `rote-focus-${++marks}`;
+    const release = () => void cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
+    const marked = await cdp.send('Runtime.evaluate', { expression: FOCUSED, objectGroup, returnByValue: false });
+    const objectId = marked.result.objectId;
+    if (marked.exceptionDetails) {
+      release();
+      return undefined;
+    }
+    if (!objectId || marked.result.subtype === 'null') {
+      release();
+      return { pageItself: true, kept: async () => true, dispose: () => undefined };
+    }
+    return {
+      pageItself: false,
+      kept: async () => {
+        try {
+          const answer = await cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: KEPT, returnByValue: true });
+          // A page that went away with the element answers nothing: a navigation the next step's checks will see.
+          return answer.exceptionDetails !== undefined || answer.result.value === true;
+        } catch {
+          return true;
+        } finally {
+          release();
+        }
+      },
+      dispose: release,
+    };
   } catch {
-    // The page went away with the element: a navigation the next step's checks will see.
-    return true;
-  } finally {
-    void mark.dispose().catch(() => undefined);
+    return undefined;
   }
-}
-
-/**
- * Whether the focus marked before typing is nowhere a text can go: no element, or the page
- * itself. A field replaced after the step's checks (a re-render, a clone) leaves it there, and
- * the keys would go nowhere while the run went on as if they had arrived. Known from the mark
- * itself, with no round trip.
- */
-export function focusOnPageItself(mark: JSHandle | undefined): boolean {
-  return mark !== undefined && mark.asElement() === null;
 }

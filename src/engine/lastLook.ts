@@ -56,7 +56,7 @@ export function lastLookAfter(wanted: Promise<number | undefined>, page: Page, a
  */
 const LOOK_AT_READ = `(function (read, mode, x, y, box, checkedState, uncovered, actionAt) {
   var log = window.__roteChangeLog, sentinel = log && log.sentinel;
-  var el = log && log.reads ? log.reads.get(read) : undefined;
+  var kept = log && log.reads ? log.reads.get(read) : undefined, el = kept && kept.el;
   if (!el || !sentinel || sentinel.actionAt !== actionAt || !sentinel.done || sentinel.dirty || typeof sentinel.changed !== 'function' || sentinel.changed()) return 'unknown';
   if (${PICK_ELEMENT}(mode, x, y) !== el) return 'differs';
   var r = el.getBoundingClientRect();

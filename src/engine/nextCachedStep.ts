@@ -34,6 +34,7 @@ export async function nextCachedStep(run: RunState, problem: StepProblem | undef
   run.env.times = times;
   // The step before may have been settled for now only: confirmed beside this step's checks, and
   // before anything is decided on them (RunState.confirmSettled).
+  const settlingActionAt = run.settlingActionAt;
   const confirming = run.confirmSettled();
   confirming.catch(() => undefined);
   let candidates = await candidatesNow(run);
@@ -61,7 +62,7 @@ export async function nextCachedStep(run: RunState, problem: StepProblem | undef
     return diverged(run, { step, reason: 'the recorded trajectory stops here before the task was done' });
   }
   const startedAt = again?.startedAt ?? Date.now();
-  const found = await checkedCandidate(run, candidates, end, confirming);
+  const found = await checkedCandidate(run, candidates, end, confirming, settlingActionAt);
   // The page was still settling as the checks read it: they are done again on the settled page,
   // and the step's check time holds both rounds.
   if (found.kind === 'again') return nextCachedStep(run, found.problem ?? problem, { startedAt, times });
@@ -92,6 +93,7 @@ async function checkedCandidate(
   candidates: TrajectoryNode[],
   end: EndOption | undefined,
   confirming: Promise<SettleConfirmation>,
+  settlingActionAt: number | undefined,
 ): Promise<NextStep | { kind: 'checked'; result: CheckPass | CheckFail } | { kind: 'again'; problem: StepProblem | undefined }> {
   const { context, input } = run;
   // At a recorded end, a child is taken only if it applies at once; otherwise the run is complete.
@@ -109,6 +111,7 @@ async function checkedCandidate(
   const need: LastLookNeed = {
     wanted: confirming.then((confirmed) => (confirmed.holds && !confirmed.problem && confirmed.settleFully !== undefined ? (confirmed.actionAt ?? 0) : undefined)).catch(() => undefined),
     confirmed: false,
+    ...(settlingActionAt !== undefined ? { actionAt: settlingActionAt } : {}),
   };
   void need.wanted.then((wanted) => void (need.confirmed = wanted !== undefined));
   run.env.lastLookNeed = need;

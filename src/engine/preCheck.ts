@@ -14,7 +14,7 @@ import { deadlineIn, isOver, narrowed, type Deadline } from '../progress/deadlin
 import { timed, type CheckName } from './checkTimes.js';
 import type { CheckEnvironment, CheckFail, CheckPass, CheckResult } from './checkTypes.js';
 import { targetOf } from './evidence.js';
-import { locateTarget } from './locateTarget.js';
+import { locateTarget, type Located } from './locateTarget.js';
 import { setsOtherValue } from './paramBindings.js';
 import { describeWindow } from './runWindows.js';
 import { toolPreCheck } from './toolChecks.js';
@@ -22,6 +22,7 @@ import { bindAction, staleWatch, unusedChangedParam } from './valueChecks.js';
 import { earlyCrop, visualCheck, type EarlyCrop } from './visualCheck.js';
 import { leanOnCrop } from './cropProof.js';
 import { lastLookAfter } from './lastLook.js';
+import { readAnsweredBefore } from './readProof.js';
 import { navigationWatch } from '../checks/settle.js';
 import { renderWaitFor, waitForShown } from './waitCondition.js';
 
@@ -48,6 +49,8 @@ type Draft = {
   early?: EarlyCrop;
   /** The last look at the target after the step before's provisional settle was confirmed (set by the target check). */
   lastLook?: Promise<boolean>;
+  /** The step whose read of the target answered this step's (readProof.ts; set by the target check). */
+  readFrom?: number;
 };
 
 /** One check before a cached step: a failure, or nothing when it passes. */
@@ -174,7 +177,10 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   if (!mayLeanOnCrop(env, draft.bound!) && !isOver(draft.patience)) draft.early = earlyCrop(env, node);
   // A read begun once the settle before was confirmed came after its sentinel: no last look for it.
   const readAfterConfirmation = env.lastLookNeed?.confirmed === true;
-  const located = await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
+  // Keys into the element the step before read and showed the recorded one, unchanged since: that read answers (readProof.ts).
+  const answered = await readAnsweredBefore(env.page, env.readBefore, node, draft.bound!, { documents: navigationWatch(env.page).documentCount, window: env.window ?? 0, lastLookNeed: env.lastLookNeed }, env.deadline);
+  if (answered) draft.readFrom = answered.step;
+  const located = answered ? accept<Located>({ target: answered.target, kind: 'cached', action: draft.bound! }) : await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
   if (!located.ok) return fail(draft, located.reason);
   const { target, kind, action } = located.value;
   if (target.disabled && !node.state.disabled) return fail(draft, `the target ${describeFingerprint(target.fingerprint)} is disabled`);
@@ -182,7 +188,7 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   if (node.state.checkedParam && wanted === undefined) return fail(draft, `parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);
   draft.located = { target, kind, action, alreadyDone: wanted != null && target.checked === wanted, expectedName, recordedNow };
   // Taken as soon as the settle before is confirmed, beside the crop's wait (see lastLook.ts).
-  if (env.lastLookNeed) draft.lastLook = readAfterConfirmation ? Promise.resolve(true) : lastLookAfter(env.lastLookNeed.wanted, env.page, action, target, env.deadline);
+  if (env.lastLookNeed) draft.lastLook = readAfterConfirmation || answered ? Promise.resolve(true) : lastLookAfter(env.lastLookNeed.wanted, env.page, action, target, env.deadline);
   return undefined;
 }
 
@@ -242,6 +248,7 @@ function passOf(draft: Draft): CheckPass {
     ...(draft.crop ? { crop: draft.crop } : {}),
     ...(draft.looked ? { looked: draft.looked } : {}),
     ...(draft.lastLook ? { lastLook: draft.lastLook } : {}),
+    ...(draft.readFrom !== undefined ? { readFrom: draft.readFrom } : {}),
   };
 }
 

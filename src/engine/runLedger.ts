@@ -70,7 +70,7 @@ export class RunLedger {
     this.screenBeforeCall = screenshot;
   }
 
-  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; checks?: CheckTimings; actMs?: number; cropFrom?: number | undefined; nodeId: string; crop?: Buffer | undefined }): void {
+  pushStep(step: { kind: StepKind; action: Action; stored: Action; intent: string | undefined; startedAt: number; checkMs: number; checks?: CheckTimings; actMs?: number; cropFrom?: number | undefined; readFrom?: number | undefined; nodeId: string; crop?: Buffer | undefined }): void {
     const pictures: StepPictures = {};
     if (step.crop) pictures.thumb = step.crop;
     if (step.kind === 'agent' && this.screenBeforeCall) pictures.page = this.screenBeforeCall;
@@ -80,6 +80,7 @@ export class RunLedger {
     const result: StepResult = { index: this.steps.length, kind: step.kind, action: step.action, durationMs: Date.now() - step.startedAt, checkMs: step.checkMs };
     if (step.actMs !== undefined) result.actMs = step.actMs;
     if (step.cropFrom !== undefined) result.cropFrom = step.cropFrom;
+    if (step.readFrom !== undefined) result.readFrom = step.readFrom;
     if (step.intent) result.intent = step.intent;
     if (step.checks) result.checks = step.checks;
     this.steps.push(result);

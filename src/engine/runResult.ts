@@ -43,6 +43,12 @@ export type StepResult = {
    * stood for this step's crop check (see docs/checks.md).
    */
   cropFrom?: number;
+  /**
+   * For a step that typed or pressed a key into the element the step before had just read and
+   * shown the recorded target, with nothing in the page changed since: that step's number (or the
+   * step whose read it leaned on in turn), whose read stood for this step's (see docs/checks.md).
+   */
+  readFrom?: number;
 };
 
 /** Where a cached step could not be shown safe, with the evidence that says why. */

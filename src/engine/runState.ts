@@ -78,7 +78,10 @@ export type SettleConfirmation = {
   /** Where a provisional settle held: when its action began, which names the sentinel that vouched for it (lastLook.ts). */
   actionAt?: number;
 };
-export type PendingSettle = () => Promise<SettleConfirmation>;
+export type PendingSettle = (() => Promise<SettleConfirmation>) & {
+  /** When the action began whose settle this confirms: the name of the sentinel it left (settle.ts). */
+  readonly actionAt?: number;
+};
 
 /**
  * What one run holds while it runs, shared by its turns (drive.ts): where it stands, what it has
@@ -149,6 +152,11 @@ export class RunState {
    * was read of the page since still holds, and what the step was found to have left unproven once
    * the page had settled. Each pending settle is confirmed once; with none pending, it holds.
    */
+  /** When the action began whose provisional settle is still to be confirmed; undefined when none is. */
+  get settlingActionAt(): number | undefined {
+    return this.settling?.actionAt;
+  }
+
   async confirmSettled(): Promise<SettleConfirmation> {
     const pending = this.settling;
     this.settling = undefined;
