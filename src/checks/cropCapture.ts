@@ -1,8 +1,8 @@
 import type { CDPSession, Page } from 'playwright';
-import sharp from 'sharp';
 import { isOver, narrowed, type Deadline } from '../progress/deadline.js';
 import { oneCaptureAtATime } from './captureGate.js';
 import { cdpSession } from './cdp.js';
+import { cutPixels } from './cropPixels.js';
 import type { Box } from './geometry.js';
 import { captureSettled, compareCrops, CROP_CAPTURE_LIMIT_MS, type VisualMismatch } from './visual.js';
 
@@ -69,12 +69,8 @@ function insideViewport(clip: Box, view: { clientWidth: number; clientHeight: nu
 }
 
 /** The clip cut from a capture of the whole viewport; undefined when the capture does not hold it (it is not the viewport at one pixel per CSS pixel). */
-async function cutFrom(whole: Buffer, clip: Box): Promise<Buffer | undefined> {
-  return sharp(whole)
-    .extract({ left: clip.x, top: clip.y, width: clip.width, height: clip.height })
-    .png()
-    .toBuffer()
-    .catch(() => undefined);
+function cutFrom(whole: Buffer, clip: Box): Promise<Buffer | undefined> {
+  return cutPixels(whole, { left: clip.x, top: clip.y, width: clip.width, height: clip.height });
 }
 
 /**

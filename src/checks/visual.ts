@@ -3,6 +3,7 @@ import type { Page } from 'playwright';
 import sharp from 'sharp';
 import { pause, remainingMs, type Deadline } from '../progress/deadline.js';
 import { oneCaptureAtATime } from './captureGate.js';
+import { pixelsOf, type Pixels } from './cropPixels.js';
 import { intersect, roundBox, type Box, type Point } from './geometry.js';
 
 /** Margin kept around a target, so a crop shows its edges and what sits right against it. */
@@ -77,12 +78,9 @@ export async function lookAlike(screenshot: Buffer, a: Box, b: Box, maskInside: 
   return (await compareCrops(cropA, cropB, maskInside ? [insideOf(a, rectA)] : [])) === null;
 }
 
-type Raw = { data: Buffer; width: number; height: number };
+type Raw = Pixels;
 
-async function decode(png: Buffer): Promise<Raw> {
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
-}
+const decode = pixelsOf;
 
 function paintMasks(image: Raw, masks: readonly Box[]): void {
   for (const mask of masks) {

@@ -1,3 +1,4 @@
+import { decodeAhead } from '../checks/cropPixels.js';
 import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
@@ -49,6 +50,8 @@ export function earlyCrop(env: CheckEnvironment, node: TrajectoryNode): EarlyCro
 
 export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, patience: Deadline, early?: EarlyCrop) {
   let recorded = recordedCrop;
+  // Its pixels are decoded while the live crop is on its way.
+  decodeAhead(recorded);
   const rect = node.cropRect!;
   // The target itself is compared, not what stands beside it: which element it is, the identity
   // and the hit test at the point say; neighbours move for no reason (a field above that jitters,
