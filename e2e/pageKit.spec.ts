@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { cdpSession } from '../src/checks/cdp.js';
-import { callKitOn, evaluateAllKit, evaluateKit, kitFunction } from '../src/checks/pageKit.js';
+import { callKitOn, evaluateAllKit, evaluateKit, kitFunction, warmDocument } from '../src/checks/pageKit.js';
 
 /**
  * rote's larger in-page functions are sent once per document and called by a short stub after
@@ -60,4 +60,17 @@ test('a window whose kit cannot be made (the name taken, fixed) gets the whole f
   expect(await evaluateKit(page, ADD, [2, 2])).toBe(4);
   expect(await evaluateKit(page, ADD, [3, 3])).toBe(6);
   expect(await page.evaluate('window.__kitRuns')).toBe(2);
+});
+
+test('a document readied ahead keeps every function, runs none, and shows no change in its DOM', async ({ page }) => {
+  await page.setContent('<p>one</p><script>window.__changes = 0; new MutationObserver(function (r) { window.__changes += r.length; }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });</script>');
+  warmDocument(page);
+  await expect.poll(() => page.evaluate(`!!window.__roteKit && typeof window.__roteKit[${JSON.stringify(TAG_AND.key)}] === 'function'`)).toBe(true);
+  expect(await page.evaluate(`typeof window.__roteKit[${JSON.stringify(ADD.key)}]`)).toBe('function');
+  // Kept, not run; and called by the stub at once.
+  expect(await page.evaluate('window.__kitRuns')).toBeUndefined();
+  expect(await evaluateKit(page, ADD, [2, 3])).toBe(5);
+  expect(await page.evaluate('window.__kitRuns')).toBe(1);
+  expect(await page.evaluate('window.__changes')).toBe(0);
+  expect(await page.evaluate(`Object.keys(window).some(function (k) { return k.indexOf('__rote') === 0; })`)).toBe(false);
 });

@@ -1,7 +1,7 @@
 import type { Frame, Page, Request } from 'playwright';
 import { remainingMs, type Deadline } from '../progress/deadline.js';
 import { CHANGE_LOG_JS } from './pageChanges.js';
-import { evaluateKit, kitFunction } from './pageKit.js';
+import { evaluateKit, kitFunction, warmDocument } from './pageKit.js';
 import { requestWatch } from './stepRequests.js';
 import { httpOrigin } from './urlCheck.js';
 
@@ -245,6 +245,8 @@ export async function settle(page: Page, before: BeforeAction, deadline: Deadlin
     if (watch.commitCount !== commitsBefore) {
       await page.waitForLoadState('domcontentloaded', { timeout: remaining }).catch(() => {});
       commitsBefore = watch.commitCount;
+      // A new document: readied for the next step's checks while it comes to rest.
+      warmDocument(page);
     }
     const state = await evaluateKit(page, DOM_QUIET, [quietMs, Math.min(1000, remaining), actionAt, provisional]).catch(() => 'torn-down');
     if (state === 'provisional') {

@@ -1,4 +1,5 @@
 import { watchChanges } from '../checks/pageChanges.js';
+import { warmDocument } from '../checks/pageKit.js';
 import { narrowed, withinDeadline } from '../progress/deadline.js';
 import { describeWindow } from './runWindows.js';
 import type { RunState } from './runState.js';
@@ -8,6 +9,8 @@ export const START_LIMIT_MS = 5_000;
 
 /** Before the first step: the page's change log (bounded, since a page a dialog holds answers nothing). */
 export async function startWatching(run: RunState): Promise<void> {
+  // The checks' own in-page code is readied beside it (pageKit.ts).
+  warmDocument(run.page);
   await withinDeadline(narrowed(run.context, START_LIMIT_MS), watchChanges(run.page), 'starting to watch the page').catch(() => undefined);
 }
 
