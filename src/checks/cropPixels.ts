@@ -49,6 +49,8 @@ function decodedPixels(png: Buffer): Promise<Pixels> {
   decoded.set(key, entry);
   pixels.then(
     (done) => {
+      // One let go while it was decoding is not counted.
+      if (decoded.get(key) !== entry) return;
       entry.bytes = done.data.length;
       decodedBytes += entry.bytes;
       for (const [oldest, old] of decoded) {

@@ -160,11 +160,12 @@ const DOM_QUIET = kitFunction('dom-quiet', `function (quietMs, maxMs, actionAt, 
         var sentinel = state.sentinel = { actionAt: actionAt, done: false, dirty: false, waiters: [], seq: state.seq, focus: focusNow(), scrollX: window.scrollX, scrollY: window.scrollY };
         sentinel.changed = function () { return state.leaving || submitted() || state.seq !== sentinel.seq || focusNow() !== sentinel.focus || window.scrollX !== sentinel.scrollX || window.scrollY !== sentinel.scrollY; };
         // A look sent beside this one may have come first, and waits for its sentinel (readProof.ts).
-        (state.onSentinel || []).splice(0).forEach(function (told) { told(); });
+        (state.onSentinel || []).splice(0).forEach(function (told) { try { told(); } catch (e) {} });
         setTimeout(function () {
           sentinel.done = true;
           sentinel.dirty = sentinel.changed();
-          sentinel.waiters.forEach(function (wake) { wake(); });
+          // One waiter that throws does not keep the others (the confirmation among them) waiting.
+          sentinel.waiters.forEach(function (wake) { try { wake(); } catch (e) {} });
         }, 0);
         resolve('provisional');
         return;

@@ -146,12 +146,17 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number): Promi
   if (checked.alreadyDone || checked.action.type === 'wait') return {};
   await run.input.origins.checkSecretTyping(page, checked.node.action, params, stepNumber);
   run.waits.acting();
-  const focus = checked.action.type === 'type' ? await markFocus(page) : undefined;
+  const focus = checked.action.type === 'type' ? await markFocus(page, checked.target?.read) : undefined;
   // The field the checks found may have been replaced since (found by the fault suite once the checks got faster).
   const typesIntoField = checked.target !== null && checked.target.fingerprint.tag !== 'body' && checked.target.fingerprint.tag !== 'html';
   if (focus && typesIntoField && focus.pageItself) {
     focus.dispose();
     return { problem: { reason: `the field lost the focus after step ${stepNumber}'s checks, before it typed (the page replaced or left it): the step was not done`, kind: 'focus', notDone: true } };
+  }
+  // Found by review: a page that hands the focus on by a timer after the checks would take the keys elsewhere.
+  if (focus?.elsewhere && typesIntoField) {
+    focus.dispose();
+    return { problem: { reason: `the focus moved to another element after step ${stepNumber}'s checks, before it typed: the step was not done`, kind: 'focus', notDone: true } };
   }
   // The last look before the action: a document that loaded since the checks (a frame swapped
   // under the run) has taken the steps' entries along, and acting now would save an empty form

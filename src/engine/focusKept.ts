@@ -4,14 +4,18 @@ import { PICK_ELEMENT } from '../checks/target.js';
 
 /**
  * The element typing goes to (through same-origin frames and open shadow roots), as the pre-check
- * picked it; null when that is the page itself (no element, the body, the root). So one round
- * trip both marks it and says whether it is the page (nodeType, not instanceof: a field inside a
- * frame is an Element of the frame's window).
+ * picked it; null when that is the page itself (no element, the body, the root); ELSEWHERE when it
+ * is another element than the one the step's checks read (kept beside the change log, target.ts),
+ * where that read is still kept. So one round trip both marks it and says whether it is the page
+ * or another field (nodeType, not instanceof: a field inside a frame is an Element of the frame's window).
  */
-const FOCUSED = `(function () {
+const ELSEWHERE = '__roteFocusElsewhere';
+const focused = (read: string | undefined) => `(function (read) {
   var el = ${PICK_ELEMENT}('focus', 0, 0);
-  return el && el.nodeType === 1 && el !== el.ownerDocument.body && el !== el.ownerDocument.documentElement ? el : null;
-})()`;
+  if (!el || el.nodeType !== 1 || el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return null;
+  var log = window.__roteChangeLog, kept = read !== null && log && log.reads ? log.reads.get(read) : undefined;
+  return kept && kept.el !== el ? ${JSON.stringify(ELSEWHERE)} : el;
+})(${JSON.stringify(read ?? null)})`;
 
 /** Runs with `this` = the marked element: it can have taken the text (still in its document, the focus not fallen to the page). */
 const KEPT = `function () { var active = this.ownerDocument.activeElement; return this.isConnected && active !== null && active !== this.ownerDocument.body; }`;
@@ -24,6 +28,11 @@ export type FocusMark = {
    * run went on as if they had arrived. Known from the mark itself, with no round trip.
    */
   readonly pageItself: boolean;
+  /**
+   * The focus is on another element than the one the step's checks read: the page moved it since
+   * (a timer handing it on). The keys would go to an element no check looked at.
+   */
+  readonly elsewhere: boolean;
   /**
    * Whether the marked element can have taken the text: it is still in its document, and the focus
    * did not fall to the page itself. A page that replaced the field while the keys went (a
@@ -42,23 +51,28 @@ let marks = 0;
  * the text can have arrived: one round trip on rote's own DevTools session (a Playwright handle
  * costs a second one, for its preview), in an object group of its own that `kept` or `dispose` releases.
  */
-export async function markFocus(page: Page): Promise<FocusMark | undefined> {
+export async function markFocus(page: Page, read?: string): Promise<FocusMark | undefined> {
   try {
     const cdp = await cdpSession(page);
     const objectGroup = `rote-focus-${++marks}`;
     const release = () => void cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => undefined);
-    const marked = await cdp.send('Runtime.evaluate', { expression: FOCUSED, objectGroup, returnByValue: false });
+    const marked = await cdp.send('Runtime.evaluate', { expression: focused(read), objectGroup, returnByValue: false });
     const objectId = marked.result.objectId;
     if (marked.exceptionDetails) {
       release();
       return undefined;
     }
+    if (marked.result.value === ELSEWHERE) {
+      release();
+      return { pageItself: false, elsewhere: true, kept: async () => true, dispose: () => undefined };
+    }
     if (!objectId || marked.result.subtype === 'null') {
       release();
-      return { pageItself: true, kept: async () => true, dispose: () => undefined };
+      return { pageItself: true, elsewhere: false, kept: async () => true, dispose: () => undefined };
     }
     return {
       pageItself: false,
+      elsewhere: false,
       kept: async () => {
         try {
           const answer = await cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: KEPT, returnByValue: true });

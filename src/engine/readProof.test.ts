@@ -7,10 +7,11 @@ import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { readAnsweredBefore, type ReadTarget } from './readProof.js';
 
 /**
- * What readAnsweredBefore refuses before it asks the page anything: the page given here fails the
- * test if it is asked. (What it asks the page is tested on real pages in e2e/cropProof.spec.ts.)
+ * What readAnsweredBefore refuses before it asks the page anything: `ask` fails the test if the
+ * page was asked. (What it asks the page is tested on real pages in e2e/cropProof.spec.ts.)
  */
-const untouchable = new Proxy({}, { get: () => () => { throw new Error('the page was asked'); } }) as unknown as Page;
+let asked = 0;
+const untouchable = { evaluate: async () => { asked++; return null; } } as unknown as Page;
 const box = { x: 100, y: 200, width: 300, height: 24 };
 const field: Target = {
   fingerprint: { role: 'textbox', name: 'Note', tag: 'input', inputType: 'text' },
@@ -23,7 +24,13 @@ const node = (changes: Partial<TrajectoryNode> = {}, state: TrajectoryNode['stat
 const before = (changes: Partial<ReadTarget> = {}): ReadTarget => ({ target: field, node: node({ action: { type: 'click', x: 110, y: 210, button: 'left' } }), step: 3, documents: 1, window: 0, ...changes });
 const type: Action = { type: 'type', text: 'x' };
 const now = { documents: 1, window: 0 };
-const ask = (read: ReadTarget | undefined, action: Action, typing: TrajectoryNode, where = now) => readAnsweredBefore(untouchable, read, typing, action, where, deadlineIn(1000));
+/** The answer, once it is shown that the page was not asked for it. */
+const ask = async (read: ReadTarget | undefined, action: Action, typing: TrajectoryNode, where = now) => {
+  asked = 0;
+  const answer = await readAnsweredBefore(untouchable, read, typing, action, where, deadlineIn(1000));
+  expect(asked, 'the page was asked').toBe(0);
+  return answer;
+};
 
 describe('readAnsweredBefore: what it refuses without asking the page', () => {
   it('a click, or no read before', async () => {
@@ -61,5 +68,14 @@ describe('readAnsweredBefore: steps told apart alike are looked at in the page',
     expect(await readAnsweredBefore(page, before(), node(), type, now, deadlineIn(1000))).toBeUndefined();
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('"abc-7"');
+  });
+});
+
+describe('readAnsweredBefore: only a read that counted look-alikes answers', () => {
+  it("a scroll's or a move's read (any element of its kind at the point) answers nothing", async () => {
+    const moved = before({ node: node({ action: { type: 'move', x: 110, y: 210 } }) });
+    expect(await ask(moved, type, node())).toBeUndefined();
+    const scrolled = before({ node: node({ action: { type: 'scroll', x: 110, y: 210, scroll_x: 0, scroll_y: 100 } }) });
+    expect(await ask(scrolled, type, node())).toBeUndefined();
   });
 });

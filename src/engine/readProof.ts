@@ -21,6 +21,13 @@ export type ReadTarget = {
   window: number;
 };
 
+/**
+ * Steps whose checks read their target by its identity and counted its look-alikes (locateTarget):
+ * only such a read was shown to be the recorded target. A scroll's or a move's read took any
+ * element of the recorded kind at the point (its lighter rules), and answers nothing.
+ */
+const COUNTED_READS: ReadonlySet<Action['type']> = new Set(['click', 'double_click', 'type', 'keypress']);
+
 /** How long the look waits in the page for the sentinel of the action it follows to be left. */
 const SENTINEL_WAIT_MS = 500;
 
@@ -39,7 +46,8 @@ const READ_AGAIN = `(function (read, actionAt) {
     var log = window.__roteChangeLog;
     var kept = log && log.reads ? log.reads.get(read) : undefined, el = kept && kept.el;
     // Only an element of the top page itself: the change log sees no frame's or shadow root's changes.
-    var unchanged = function () { return log.seq === kept.seq && el.isConnected && el.ownerDocument === document && el.getRootNode() === document; };
+    // Nor a page with frames, whose look-alikes a fresh count would take in and whose changes the log does not see.
+    var unchanged = function () { return log.seq === kept.seq && el.isConnected && el.ownerDocument === document && el.getRootNode() === document && !document.querySelector('iframe,frame'); };
     if (!el || !unchanged()) { resolve(null); return; }
     var look = function (actionAt) {
       if (!unchanged() || ${PICK_ELEMENT}('focus', 0, 0) !== el) { resolve(null); return; }
@@ -64,7 +72,11 @@ const READ_AGAIN = `(function (read, actionAt) {
     // new document): told when it does, and given up on after a while (it left none).
     if (!onSentinel()) {
       (log.onSentinel = log.onSentinel || []).push(onSentinel);
-      setTimeout(function () { if (!waited) { waited = true; resolve(null); } }, ${SENTINEL_WAIT_MS});
+      setTimeout(function () {
+        var at = log.onSentinel.indexOf(onSentinel);
+        if (at >= 0) log.onSentinel.splice(at, 1);
+        if (!waited) { waited = true; resolve(null); }
+      }, ${SENTINEL_WAIT_MS});
     }
   });
 })`;
@@ -102,7 +114,7 @@ export async function readAnsweredBefore(
   now: { documents: number; window: number; lastLookNeed?: LastLookNeed | undefined },
   deadline: Deadline,
 ): Promise<{ target: Target; step: number } | undefined> {
-  if (!before || (action.type !== 'type' && action.type !== 'keypress')) return undefined;
+  if (!before || (action.type !== 'type' && action.type !== 'keypress') || !COUNTED_READS.has(before.node.action.type)) return undefined;
   const read = before.target.read;
   if (read === undefined || before.target.domNode === undefined || before.target.uncovered === null) return undefined;
   if (now.documents !== before.documents || now.window !== before.window || !toldApartAlike(before.node, node)) return undefined;
