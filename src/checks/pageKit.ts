@@ -42,16 +42,7 @@ export function kitFunction(label: string, source: string): KitFunction {
  * nothing in the page's DOM, so settling sees nothing of it. Never waited for, never fails.
  */
 export function warmDocument(page: Page): void {
-  const installs = KITS.map((fn) => `if (!kit[${JSON.stringify(fn.key)}]) kit[${JSON.stringify(fn.key)}] = (${fn.source});`).join('\n');
-  const expression = `(function () {
-  try {
-    if (!window.__roteKit) Object.defineProperty(window, '__roteKit', { value: Object.create(null), configurable: true });
-    var kit = window.__roteKit;
-    ${installs}
-  } catch (e) {}
-  return 0;
-})()`;
-  void page.evaluate(expression).catch(() => undefined);
+  void page.evaluate(kitInstaller()).catch(() => undefined);
   void page.locator(':root').evaluateAll(() => 0).catch(() => undefined);
 }
 
@@ -76,6 +67,24 @@ function installingDeclaration(fn: Named): string {
   } catch (e) {}
   return f.apply(this, arguments);
 }`;
+}
+
+/** The evaluation that installs every kit function a document lacks, built once per set of functions. */
+let installer: { count: number; expression: string } | undefined;
+function kitInstaller(): string {
+  if (installer?.count !== KITS.length) {
+    const installs = KITS.map((fn) => `if (!kit[${JSON.stringify(fn.key)}]) kit[${JSON.stringify(fn.key)}] = (${fn.source});`).join('\n');
+    const expression = `(function () {
+  try {
+    if (!window.__roteKit) Object.defineProperty(window, '__roteKit', { value: Object.create(null), configurable: true });
+    var kit = window.__roteKit;
+    ${installs}
+  } catch (e) {}
+  return 0;
+})()`;
+    installer = { count: KITS.length, expression };
+  }
+  return installer.expression;
 }
 
 const missing = (value: unknown) => value === KIT_MISSING;

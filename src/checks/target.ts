@@ -68,6 +68,34 @@ export const PICK_ELEMENT = `(function (mode, x, y) {
   return target;
 })`;
 
+/**
+ * Runs in the page: what a read says of an element's state, one rule for the target's read and
+ * for the looks that stand on it later (lastLook.ts, readProof.ts). `controlState` gives its tag,
+ * input type, checked state (a checkbox or radio, else null) and whether it holds text (never the
+ * text); `hitsItself` whether a click at the middle of its box `r` would hit it (the element, or
+ * something inside it: nothing stands over it), in its own document.
+ */
+export const ELEMENT_STATE_JS = `
+  function controlState(el) {
+    var tag = el.tagName ? el.tagName.toLowerCase() : '#node';
+    var type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
+    var checkable = tag === 'input' && (type === 'checkbox' || type === 'radio');
+    var hasText = (tag === 'input' || tag === 'textarea') ? String(el.value || '').length > 0 : (el.isContentEditable ? (el.textContent || '').length > 0 : false);
+    return { tag: tag, type: type, checked: checkable ? !!el.checked : null, hasText: hasText };
+  }
+  function hitsItself(el, r) {
+    if (!(r.width > 0 && r.height > 0)) return null;
+    var hit = el.ownerDocument.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return !!hit && (hit === el || el.contains(hit));
+  }`;
+
+/** Runs in the page: the read kept under `read` beside the change log ({ el, seq }), or undefined. */
+export const KEPT_READ_JS = `
+  function keptRead(read) {
+    var log = window.__roteChangeLog;
+    return read !== null && log && log.reads ? log.reads.get(read) : undefined;
+  }`;
+
 /** How many reads' elements the page keeps for a last look (lastLook.ts): those of a step's checks and the step after's. */
 const KEPT_READS = 32;
 
@@ -91,25 +119,19 @@ const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity
   // The element may be in a same-origin frame: its own document is where its labels are.
   var document = this.ownerDocument || window.document;
   ${IDENTITY_JS}
+  ${ELEMENT_STATE_JS}
   var r = this.getBoundingClientRect();
   // A box inside frames is moved into the top page's viewport, where actions and crops are.
   var offset = frameOffset(document.defaultView) || { x: 0, y: 0 };
-  var tag = this.tagName ? this.tagName.toLowerCase() : '#node';
-  var type = tag === 'input' ? (this.getAttribute('type') || 'text').toLowerCase() : null;
-  var checkable = tag === 'input' && (type === 'checkbox' || type === 'radio');
-  var hasText = (tag === 'input' || tag === 'textarea') ? String(this.value || '').length > 0 : (this.isContentEditable ? (this.textContent || '').length > 0 : false);
+  var state = controlState(this), tag = state.tag, type = state.type;
   var textual = tag === 'textarea' || tag === 'select' || !!this.isContentEditable ||
     (tag === 'input' && !/^(checkbox|radio|submit|button|reset|image|file|color|range|hidden)$/.test(type));
   // A container with the whole page in it shows no words of its own worth reading.
   var words = String(this.textContent || '').length <= 2000 ? ownText(this) : '';
   // What a click at the middle of its box would hit, in the top page only (a frame's or a shadow
   // root's element answers through its host): the element itself, or nothing stands over it.
-  var uncovered = null;
-  if (document === window.document && window === window.top && this.getRootNode() === document && r.width > 0 && r.height > 0) {
-    var hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    uncovered = !!hit && (hit === this || this.contains(hit));
-  }
-  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: checkable ? !!this.checked : null, hasText: hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {}, uncovered: uncovered, read: read };
+  var uncovered = document === window.document && window === window.top && this.getRootNode() === document ? hitsItself(this, r) : null;
+  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: state.checked, hasText: state.hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {}, uncovered: uncovered, read: read };
 }`);
 
 type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity; uncovered: boolean | null; read: string | null };
@@ -184,6 +206,11 @@ export function accessibleFacts(nodes: AXNode[]): AccessibleFacts {
     // The first node is the element's own (ignored or not): its DOM node names the element.
     ...(typeof nodes[0]?.backendDOMNodeId === 'number' ? { domNode: nodes[0].backendDOMNodeId } : {}),
   };
+}
+
+/** Whether an element's accessibility node, read again, says what a read of it said: the same node, role, name and disabled state. */
+export function sameAccessibleFacts(facts: AccessibleFacts, read: Target): boolean {
+  return facts.domNode === read.domNode && facts.role === read.fingerprint.role && facts.name === read.fingerprint.name && facts.disabled === read.disabled;
 }
 
 function toTarget(element: Described, nodes: AXNode[]): Target {

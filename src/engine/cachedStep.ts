@@ -146,7 +146,7 @@ async function act(run: RunState, checked: CheckPass, stepNumber: number): Promi
   if (checked.alreadyDone || checked.action.type === 'wait') return {};
   await run.input.origins.checkSecretTyping(page, checked.node.action, params, stepNumber);
   run.waits.acting();
-  const focus = checked.action.type === 'type' ? await markFocus(page, checked.target?.read) : undefined;
+  const focus = checked.action.type === 'type' ? await markFocus(page, context, checked.target?.read) : undefined;
   // The field the checks found may have been replaced since (found by the fault suite once the checks got faster).
   const typesIntoField = checked.target !== null && checked.target.fingerprint.tag !== 'body' && checked.target.fingerprint.tag !== 'html';
   if (focus && typesIntoField && focus.pageItself) {

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import { cdpSession } from '../checks/cdp.js';
-import { PICK_ELEMENT } from '../checks/target.js';
+import { raceDeadline, type Deadline } from '../progress/deadline.js';
+import { KEPT_READ_JS, PICK_ELEMENT } from '../checks/target.js';
 
 /**
  * The element typing goes to (through same-origin frames and open shadow roots), as the pre-check
@@ -11,9 +12,10 @@ import { PICK_ELEMENT } from '../checks/target.js';
  */
 const ELSEWHERE = '__roteFocusElsewhere';
 const focused = (read: string | undefined) => `(function (read) {
+  ${KEPT_READ_JS}
   var el = ${PICK_ELEMENT}('focus', 0, 0);
   if (!el || el.nodeType !== 1 || el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return null;
-  var log = window.__roteChangeLog, kept = read !== null && log && log.reads ? log.reads.get(read) : undefined;
+  var kept = keptRead(read);
   return kept && kept.el !== el ? ${JSON.stringify(ELSEWHERE)} : el;
 })(${JSON.stringify(read ?? null)})`;
 
@@ -51,7 +53,18 @@ let marks = 0;
  * the text can have arrived: one round trip on rote's own DevTools session (a Playwright handle
  * costs a second one, for its preview), in an object group of its own that `kept` or `dispose` releases.
  */
-export async function markFocus(page: Page, read?: string): Promise<FocusMark | undefined> {
+export async function markFocus(page: Page, deadline: Deadline, read?: string): Promise<FocusMark | undefined> {
+  // A page that does not answer by the run's deadline (a dialog holding it) gives no mark; one that answers later is let go.
+  const marking = takeMark(page, deadline, read);
+  let late = false;
+  void marking.then((mark) => late && mark?.dispose());
+  return raceDeadline(deadline, marking, () => {
+    late = true;
+    return undefined;
+  });
+}
+
+async function takeMark(page: Page, deadline: Deadline, read: string | undefined): Promise<FocusMark | undefined> {
   try {
     const cdp = await cdpSession(page);
     const objectGroup = `rote-focus-${++marks}`;
@@ -75,7 +88,9 @@ export async function markFocus(page: Page, read?: string): Promise<FocusMark | 
       elsewhere: false,
       kept: async () => {
         try {
-          const answer = await cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: KEPT, returnByValue: true });
+          // Past the run's deadline the run ends anyway, failed: nothing is claimed of the text then.
+          const answer = await raceDeadline(deadline, cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: KEPT, returnByValue: true }), () => undefined);
+          if (!answer) return true;
           // A page that went away with the element answers nothing: a navigation the next step's checks will see.
           return answer.exceptionDetails !== undefined || answer.result.value === true;
         } catch {

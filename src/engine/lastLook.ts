@@ -3,7 +3,7 @@ import type { Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
 import { unmovedTarget } from '../checks/lookalikes.js';
 import { cdpSession } from '../checks/cdp.js';
-import { accessibleFacts, PICK_ELEMENT, type AXNode } from '../checks/target.js';
+import { accessibleFacts, ELEMENT_STATE_JS, KEPT_READ_JS, PICK_ELEMENT, sameAccessibleFacts, type AXNode } from '../checks/target.js';
 import { raceDeadline, type Deadline } from '../progress/deadline.js';
 import { landingOf, targetOf } from './evidence.js';
 
@@ -55,15 +55,16 @@ export function lastLookAfter(wanted: Promise<number | undefined>, page: Page, a
  * another action's sentinel, no change log, the read's element let go): the full look is taken.
  */
 const LOOK_AT_READ = `(function (read, mode, x, y, box, checkedState, uncovered, actionAt) {
+  ${ELEMENT_STATE_JS}
+  ${KEPT_READ_JS}
   var log = window.__roteChangeLog, sentinel = log && log.sentinel;
-  var kept = log && log.reads ? log.reads.get(read) : undefined, el = kept && kept.el;
+  var kept = keptRead(read), el = kept && kept.el;
   if (!el || !sentinel || sentinel.actionAt !== actionAt || !sentinel.done || sentinel.dirty || typeof sentinel.changed !== 'function' || sentinel.changed()) return 'unknown';
   if (${PICK_ELEMENT}(mode, x, y) !== el) return 'differs';
   var r = el.getBoundingClientRect();
   if (Math.abs(r.x - box.x) >= 1 || Math.abs(r.y - box.y) >= 1 || Math.abs(r.width - box.width) >= 1 || Math.abs(r.height - box.height) >= 1) return 'differs';
-  if (checkedState !== null && !!el.checked !== checkedState) return 'differs';
-  var hit = r.width > 0 && r.height > 0 ? document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) : null;
-  return (!!hit && (hit === el || el.contains(hit))) === uncovered ? 'same' : 'differs';
+  if (checkedState !== null && controlState(el).checked !== checkedState) return 'differs';
+  return hitsItself(el, r) === uncovered ? 'same' : 'differs';
 })`;
 
 export type ReadLook = 'same' | 'differs' | 'unknown';
@@ -83,9 +84,7 @@ export async function lookAtRead(page: Page, action: Action, checked: Target, re
     const cdp = await cdpSession(page);
     const [answer, ax] = await Promise.all([page.evaluate(`${LOOK_AT_READ}(${args})`), cdp.send('Accessibility.getPartialAXTree', { backendNodeId: checked.domNode, fetchRelatives: true })]);
     if (answer !== 'same') return answer === 'differs' ? 'differs' : 'unknown';
-    const facts = accessibleFacts(ax.nodes as AXNode[]);
-    const same = facts.domNode === checked.domNode && facts.role === checked.fingerprint.role && facts.name === checked.fingerprint.name && facts.disabled === checked.disabled;
-    return same ? 'same' : 'differs';
+    return sameAccessibleFacts(accessibleFacts(ax.nodes as AXNode[]), checked) ? 'same' : 'differs';
   })();
   return raceDeadline(deadline, looking, (): ReadLook => 'differs').catch((): ReadLook => 'unknown');
 }

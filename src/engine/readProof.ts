@@ -2,7 +2,7 @@ import type { Page } from 'playwright';
 import type { Action } from '../actions/action.js';
 import { cdpSession } from '../checks/cdp.js';
 import type { Target } from '../checks/fingerprint.js';
-import { accessibleFacts, PICK_ELEMENT, type AXNode } from '../checks/target.js';
+import { accessibleFacts, ELEMENT_STATE_JS, KEPT_READ_JS, PICK_ELEMENT, sameAccessibleFacts, type AXNode } from '../checks/target.js';
 import { raceDeadline, type Deadline } from '../progress/deadline.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { LastLookNeed } from './checkTypes.js';
@@ -42,21 +42,19 @@ const SENTINEL_WAIT_MS = 500;
  * the target is then read the usual way, with no wait for the sentinel first.
  */
 const READ_AGAIN = `(function (read, actionAt) {
+  ${ELEMENT_STATE_JS}
+  ${KEPT_READ_JS}
   return new Promise(function (resolve) {
     var log = window.__roteChangeLog;
-    var kept = log && log.reads ? log.reads.get(read) : undefined, el = kept && kept.el;
+    var kept = keptRead(read), el = kept && kept.el;
     // Only an element of the top page itself: the change log sees no frame's or shadow root's changes.
     // Nor a page with frames, whose look-alikes a fresh count would take in and whose changes the log does not see.
     var unchanged = function () { return log.seq === kept.seq && el.isConnected && el.ownerDocument === document && el.getRootNode() === document && !document.querySelector('iframe,frame'); };
     if (!el || !unchanged()) { resolve(null); return; }
     var look = function (actionAt) {
       if (!unchanged() || ${PICK_ELEMENT}('focus', 0, 0) !== el) { resolve(null); return; }
-      var r = el.getBoundingClientRect(), sized = r.width > 0 && r.height > 0;
-      var tag = el.tagName.toLowerCase(), type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
-      var checkable = tag === 'input' && (type === 'checkbox' || type === 'radio');
-      var hasText = (tag === 'input' || tag === 'textarea') ? String(el.value || '').length > 0 : (el.isContentEditable ? (el.textContent || '').length > 0 : false);
-      var hit = sized ? document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) : null;
-      resolve({ x: r.x, y: r.y, width: r.width, height: r.height, checked: checkable ? !!el.checked : null, hasText: hasText, uncovered: sized ? !!hit && (hit === el || el.contains(hit)) : null, actionAt: actionAt });
+      var r = el.getBoundingClientRect(), state = controlState(el);
+      resolve({ x: r.x, y: r.y, width: r.width, height: r.height, checked: state.checked, hasText: state.hasText, uncovered: hitsItself(el, r), actionAt: actionAt });
     };
     if (actionAt === null) { look(null); return; }
     var waited = false;
@@ -131,7 +129,7 @@ export async function readAnsweredBefore(
     const cdp = await cdpSession(page);
     const facts = accessibleFacts((await cdp.send('Accessibility.getPartialAXTree', { backendNodeId: domNode, fetchRelatives: true })).nodes as AXNode[]);
     const was = before.target;
-    if (facts.domNode !== domNode || facts.role !== was.fingerprint.role || facts.name !== was.fingerprint.name || facts.disabled !== was.disabled || facts.roleOwn !== was.roleOwn) return undefined;
+    if (!sameAccessibleFacts(facts, was) || facts.roleOwn !== was.roleOwn) return undefined;
     const target: Target = { ...was, box: { x: again.x, y: again.y, width: again.width, height: again.height }, checked: again.checked, hasText: again.hasText, uncovered: again.uncovered };
     return { target, step: before.step };
   })();
