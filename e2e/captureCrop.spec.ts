@@ -1,6 +1,6 @@
 import { expect, test, type Browser } from '@playwright/test';
 import sharp from 'sharp';
-import { captureCrop } from '../src/checks/cropCapture.js';
+import { captureCrop, captureCropAndView, cutFromView } from '../src/checks/cropCapture.js';
 import { compareCrops, screenshotCrop, viewportScreenshot } from '../src/checks/visual.js';
 import { deadlineIn } from '../src/progress/deadline.js';
 
@@ -65,3 +65,23 @@ test('at device scale 1 a crop is cut from the whole viewport: the very pixels o
   expect([width, height]).toEqual([60, clip.height]);
   await context.close();
 });
+
+for (const deviceScaleFactor of [1, 2]) {
+  test(`another clip cut from the viewport a crop was cut from shows what its own capture shows, at device scale ${deviceScaleFactor}`, async ({ browser }) => {
+    const { context, page, clip } = await scrolledToButton(browser, deviceScaleFactor);
+    const field = (await page.locator('#name').boundingBox())!;
+    const other = { x: Math.round(field.x - 6), y: Math.round(field.y - 6), width: Math.round(field.width + 12), height: Math.round(field.height + 12) };
+    const taken = await captureCropAndView(page, clip, deadlineIn(5000));
+    // This Chromium gives the whole viewport at CSS size at any device scale, so it is cut from at both.
+    expect(taken.view).toBeDefined();
+    const cut = (await cutFromView(taken.view!, other))!;
+    const own = await screenshotCrop(page, other, deadlineIn(5000));
+    const pixels = (png: Buffer) => sharp(png).ensureAlpha().raw().toBuffer();
+    if (deviceScaleFactor === 1) expect((await pixels(cut)).equals(await pixels(own))).toBe(true);
+    expect(await compareCrops(own, cut, [])).toBeNull();
+    expect(await compareCrops(taken.crop, cut, [])).not.toBeNull();
+    // A clip past the viewport's edge is not cut from it.
+    expect(await cutFromView(taken.view!, { x: 800 - 40, y: clip.y, width: 60, height: clip.height })).toBeUndefined();
+    await context.close();
+  });
+}

@@ -97,3 +97,23 @@ test('a label that a stylesheet renames once the field is focused (no change in 
   expect(result.steps.some((step) => step.action.type === 'type')).toBe(false);
   expect(app.done).toHaveLength(1);
 });
+
+test('a field pushed down since the recording is compared where it is now, in the capture taken beside its read', async ({ app, run }) => {
+  await run({ note: 'first' });
+  app.set({ noteBanner: 'shown' });
+  const result = await run({ note: 'second' }, { mode: 'replay-only' });
+  expect(result.status, result.error).toBe('replayed');
+  const click = result.steps.find((step) => step.action.type === 'click')!;
+  expect(click.checks?.visual).toBeGreaterThan(0);
+  expect(app.done.at(-1)!.fields.note).toBe('second');
+});
+
+test('a field pushed down and veiled where it is now (clicks pass through the veil) looks different: not replayed', async ({ app, run }) => {
+  await run({ note: 'first' });
+  app.set({ noteBanner: 'veiled' });
+  const result = await run({ note: 'second' }, { mode: 'replay-only', checkTimeout: 800 });
+  expect(result.status).toBe('diverged');
+  expect(result.divergences[0]!.step).toBe(0);
+  expect(result.divergences[0]!.reason).toContain('looks different');
+  expect(app.done).toHaveLength(1);
+});

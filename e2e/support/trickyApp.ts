@@ -39,6 +39,13 @@ export type TrickyState = {
    */
   noteFocus: 'none' | 'cover' | 'replace' | 'elsewhere' | 'elsewhere-later' | 'prefill' | 'css-name';
   /**
+   * /note: a banner above the form that pushes the fields down (the crop of a target found
+   * elsewhere than recorded); or the banner and a grey veil over the Note field where it now
+   * stands, which lets clicks through (pointer-events: none: the hit test and the accessibility
+   * tree see the field) and changes only how it looks.
+   */
+  noteBanner: 'none' | 'shown' | 'veiled';
+  /**
    * /consent: what ticking "I agree" does after the click, in a task it queues (setTimeout 0):
    * nothing; put a "Delete my account" button where Continue stood, pushing Continue down; or tick
    * "Send me a copy" by its property (no attribute changes: no change any observer of the DOM sees;
@@ -215,11 +222,18 @@ function notePage(state: TrickyState): string {
             : state.noteFocus === 'prefill'
               ? `note.value = 'draft';`
               : '';
+  const banner = state.noteBanner === 'none' ? '' : '<p style="margin:0;padding:8px;background:#def">Maintenance tonight from 22:00.</p>';
+  const veil =
+    state.noteBanner === 'veiled'
+      ? `<script>(function () { var r = document.getElementById('note').getBoundingClientRect(), v = document.createElement('div');
+         v.style.cssText = 'position:absolute;pointer-events:none;background:rgba(90,90,90,0.55);left:' + (r.x - 4) + 'px;top:' + (r.y + window.scrollY - 4) + 'px;width:' + (r.width + 8) + 'px;height:' + (r.height + 8) + 'px';
+         document.body.appendChild(v); })();</script>`
+      : '';
   const style = state.noteFocus === 'css-name' ? `<style>label:focus-within::before { content: "Edit "; position: absolute; left: -9999px; }</style>` : '';
   return page(
     'Note',
-    `${style}<form method="post" action="/note"><label>Note <input name="note" id="note" style="width:300px"></label> <label>Reference <input name="ref" id="ref" style="width:100px"></label> <button type="submit">Save</button></form>
-<script>var once = false; document.getElementById('note').addEventListener('focus', function () { var note = this; if (once) return; once = true; ${onFocus} });</script>`,
+    `${style}${banner}<form method="post" action="/note"><label>Note <input name="note" id="note" style="width:300px"></label> <label>Reference <input name="ref" id="ref" style="width:100px"></label> <button type="submit">Save</button></form>
+<script>var once = false; document.getElementById('note').addEventListener('focus', function () { var note = this; if (once) return; once = true; ${onFocus} });</script>${veil}`,
     `var note = document.querySelector('input[name=note]');
      if (note.value !== params.note) { var a = o.at(note, 'Note'); a.actions.push({ type: 'type', text: params.note }); return a; }
      return o.at(document.querySelector('button'), 'Save');`,
@@ -273,6 +287,7 @@ export async function startTrickyApp(): Promise<TrickyApp> {
       { title: 'Notes on remote work', comments: 9 },
     ],
     noteFocus: 'none',
+    noteBanner: 'none',
     consentLater: 'none',
   };
   const done: TrickyApp['done'] = [];

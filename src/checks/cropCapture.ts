@@ -29,9 +29,20 @@ type LayoutMetrics = {
  * about a millisecond.
  */
 export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Promise<Buffer> {
+  return (await captureCropAndView(page, clip, deadline)).crop;
+}
+
+/**
+ * The whole viewport a crop was cut from, with the viewport's size in CSS pixels: another clip of
+ * the same moment can be cut from it (cutFromView).
+ */
+export type ViewShot = { png: Buffer; width: number; height: number };
+
+/** captureCrop, with the viewport it was cut from where it was (no device scale, no pinch zoom). */
+export async function captureCropAndView(page: Page, clip: Box, deadline: Deadline): Promise<{ crop: Buffer; view?: ViewShot }> {
   return captureSettled(page, deadline, async () => {
     const cdp = await cdpSession(page);
-    const capture = async () => {
+    const capture = async (): Promise<{ crop: Buffer; view?: ViewShot }> => {
       // The viewport is asked for beside the layout metrics, which say whether it can be cut from
       // (one round trip, not two), unless the page's last crop could not be: it has a device scale.
       const wholeAsked = cutLastTime.get(page) !== false ? captureViewport(cdp) : undefined;
@@ -45,14 +56,22 @@ export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Pr
       if (cuttable && insideViewport(clip, view)) {
         const whole = early ?? (await captureViewport(cdp));
         const cut = whole && (await cutFrom(whole, clip));
-        if (cut) return cut;
+        if (cut) return { crop: cut, view: { png: whole, width: view.clientWidth, height: view.clientHeight } };
       }
       const documentClip = { x: view.pageX + clip.x, y: view.pageY + clip.y, width: Math.ceil(clip.width / zoom), height: Math.ceil(clip.height / zoom), scale: zoom / deviceScale };
       const shot = await cdp.send('Page.captureScreenshot', { format: 'png', clip: documentClip, captureBeyondViewport: false });
-      return Buffer.from(shot.data, 'base64');
+      return { crop: Buffer.from(shot.data, 'base64') };
     };
     return oneCaptureAtATime(page, narrowed(deadline, CROP_CAPTURE_LIMIT_MS), "capturing the target's crop", capture);
   });
+}
+
+/**
+ * Another clip of a viewport a crop was cut from: the page as it was at that capture. Undefined
+ * when the clip is not wholly inside it.
+ */
+export function cutFromView(view: ViewShot, clip: Box): Promise<Buffer | undefined> {
+  return insideViewport(clip, { clientWidth: view.width, clientHeight: view.height }) ? cutFrom(view.png, clip) : Promise.resolve(undefined);
 }
 
 /** Whether the page's last crop could be cut from its viewport (no device scale, no pinch zoom). */

@@ -138,7 +138,7 @@ const CAPTURE_RETRY_PAUSE_MS = 150;
  * when that happens: a few attempts, each after a pause and the new document's load, all within
  * the deadline.
  */
-export async function captureSettled(page: Page, deadline: Deadline, capture: () => Promise<Buffer>): Promise<Buffer> {
+export async function captureSettled<T>(page: Page, deadline: Deadline, capture: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await capture();
