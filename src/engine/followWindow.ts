@@ -1,3 +1,4 @@
+import { cdpSession } from '../checks/cdp.js';
 import { watchChanges } from '../checks/pageChanges.js';
 import { warmDocument } from '../checks/pageKit.js';
 import { narrowed, withinDeadline } from '../progress/deadline.js';
@@ -9,8 +10,10 @@ export const START_LIMIT_MS = 5_000;
 
 /** Before the first step: the page's change log (bounded, since a page a dialog holds answers nothing). */
 export async function startWatching(run: RunState): Promise<void> {
-  // The checks' own in-page code is readied beside it (pageKit.ts).
+  // The checks' own in-page code is readied beside it (pageKit.ts), and rote's own DevTools
+  // session opened (20 ms on the intake form): the first step's capture and reads need it.
   warmDocument(run.page);
+  void cdpSession(run.page).catch(() => undefined);
   await withinDeadline(narrowed(run.context, START_LIMIT_MS), watchChanges(run.page), 'starting to watch the page').catch(() => undefined);
 }
 
