@@ -55,7 +55,7 @@ export async function captureCropAndView(page: Page, clip: Box, deadline: Deadli
       cutLastTime.set(page, cuttable);
       if (cuttable && insideViewport(clip, view)) {
         const whole = early ?? (await captureViewport(cdp));
-        const cut = whole && (await cutFrom(whole, clip));
+        const cut = whole && atCssScale(whole, page) && (await cutFrom(whole, clip));
         if (cut) return { crop: cut, view: { png: whole, width: view.clientWidth, height: view.clientHeight } };
       }
       const documentClip = { x: view.pageX + clip.x, y: view.pageY + clip.y, width: Math.ceil(clip.width / zoom), height: Math.ceil(clip.height / zoom), scale: zoom / deviceScale };
@@ -81,6 +81,17 @@ const cutLastTime = new WeakMap<Page, boolean>();
 async function captureViewport(cdp: CDPSession): Promise<Buffer | undefined> {
   const shot = await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false }).catch(() => undefined);
   return shot && Buffer.from(shot.data, 'base64');
+}
+
+/**
+ * Whether a capture of the viewport has one pixel per CSS pixel: as wide as the page's viewport.
+ * The layout metrics say so in this Chromium (at a device scale it gives the viewport at CSS size
+ * too); a Chromium that gave device pixels would be cut at the wrong place without this.
+ */
+function atCssScale(png: Buffer, page: Page): boolean {
+  const viewport = page.viewportSize();
+  // A PNG's width is the first field of its header chunk, after the 8-byte signature and the chunk's length and type.
+  return viewport === null || (png.length >= 24 && png.readUInt32BE(16) === viewport.width);
 }
 
 function insideViewport(clip: Box, view: { clientWidth: number; clientHeight: number }): boolean {

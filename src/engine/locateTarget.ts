@@ -19,6 +19,11 @@ export type Located = {
   kind: 'cached' | 'relocated';
   /** The action with its point moved to where the target is now. */
   action: Action;
+  /**
+   * Whether the target is the one the first read found, the read a crop taken early was started
+   * beside (visualCheck.ts): a target found by a later read may have changed since that frame.
+   */
+  firstRead: boolean;
 };
 
 /** What the recorded target is, with this run's values: its kind, what tells it apart, what to say of it. */
@@ -78,7 +83,7 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const isRecorded = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted) && (!rendered || sameIdentity(target.identity, rendered));
   // A pick by a parameter's value (the row of this run's customer) is another element by design.
   const pickedByValue = wanted.semantic || Object.values(node.state.identity ?? {}).some((facet) => isTemplate(facet));
-  const stay = (target: Target) => accept<Located>({ target, kind: 'cached', action });
+  const stay = (target: Target) => accept<Located>({ target, kind: 'cached', action, firstRead: true });
 
   // A named container (row, dialog) is not an identity: it is shared by every field of a layout
   // table's row. A target whose look-alikes nothing told apart when recorded is not acted on.
@@ -140,7 +145,7 @@ async function moveTo(
   const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
   const newName = node.state.nameTemplate !== undefined && fold(expectedName) !== fold(recordedName(recorded, params));
   const kind = samePlace || newName || pickedByValue ? 'cached' : 'relocated';
-  return accept({ target: there, kind, action: withPoint(action, moved) });
+  return accept({ target: there, kind, action: withPoint(action, moved), firstRead: false });
 }
 
 /**
@@ -167,7 +172,7 @@ async function lighterRules(
   const there = await targetOf(page, action, { identity: false, deadline }, moved);
   if (!ofKind(there)) return refuse(`${describeLive(live, point)}; it moved, and at its new place something covers it`);
   const samePlace = Math.abs(moved.x - point.x) < 2 && Math.abs(moved.y - point.y) < 2;
-  return accept({ target: there, kind: samePlace ? 'cached' : 'relocated', action: withPoint(action, moved) });
+  return accept({ target: there, kind: samePlace ? 'cached' : 'relocated', action: withPoint(action, moved), firstRead: false });
 }
 
 /** The same spot on the target's new box, kept inside it. */

@@ -40,7 +40,7 @@ type Draft = {
   /** What the recording waited for, with this run's values (set by the values check). */
   awaited: PageRegion[];
   /** The live target and how the action lands on it (set by the target check). */
-  located?: { target: Target; kind: CheckPass['kind']; action: Action; alreadyDone: boolean; expectedName: string; recordedNow: string };
+  located?: { target: Target; kind: CheckPass['kind']; action: Action; alreadyDone: boolean; expectedName: string; recordedNow: string; firstRead: boolean };
   /** The live crop the visual check passed on. */
   crop?: Buffer;
   /** How the target's look was shown (set by the visual check). */
@@ -180,13 +180,13 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   // Keys into the element the step before read and showed the recorded one, unchanged since: that read answers (readProof.ts).
   const answered = await readAnsweredBefore(env.page, env.readBefore, node, draft.bound!, { documents: navigationWatch(env.page).documentCount, window: env.window ?? 0, lastLookNeed: env.lastLookNeed }, env.deadline);
   if (answered) draft.readFrom = answered.step;
-  const located = answered ? accept<Located>({ target: answered.target, kind: 'cached', action: draft.bound! }) : await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
+  const located = answered ? accept<Located>({ target: answered.target, kind: 'cached', action: draft.bound!, firstRead: false }) : await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
   if (!located.ok) return fail(draft, located.reason);
-  const { target, kind, action } = located.value;
+  const { target, kind, action, firstRead } = located.value;
   if (target.disabled && !node.state.disabled) return fail(draft, `the target ${describeFingerprint(target.fingerprint)} is disabled`);
   const wanted = node.state.checkedParam ? asBoolean(env.params.get(node.state.checkedParam) ?? '') : node.state.checkedAfter;
   if (node.state.checkedParam && wanted === undefined) return fail(draft, `parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);
-  draft.located = { target, kind, action, alreadyDone: wanted != null && target.checked === wanted, expectedName, recordedNow };
+  draft.located = { target, kind, action, alreadyDone: wanted != null && target.checked === wanted, expectedName, recordedNow, firstRead };
   // Taken as soon as the settle before is confirmed, beside the crop's wait (see lastLook.ts).
   if (env.lastLookNeed) draft.lastLook = readAfterConfirmation || answered ? Promise.resolve(true) : lastLookAfter(env.lastLookNeed.wanted, env.page, action, target, env.deadline);
   return undefined;
@@ -212,7 +212,9 @@ async function checkLooks(draft: Draft): Promise<CheckFail | undefined> {
   if (!(await readableImage(node.cropHash, recorded))) {
     return fail(draft, `the recorded crop of this step (blob ${node.cropHash.slice(0, 12)}) cannot be read: the stored evidence is damaged, so the step cannot be shown safe`, { permanent: true });
   }
-  const checked = await visualCheck(env, node, target.box, recorded, draft.patience, draft.early);
+  // The early crop shows the page no earlier than the first read: a target a later read found
+  // (moved to another row, appeared late) may have changed since that frame, and is captured again.
+  const checked = await visualCheck(env, node, target.box, recorded, draft.patience, draft.located!.firstRead ? draft.early : undefined);
   // The expected picture is the part compared (a target at the viewport's edge is compared on its part inside), so it lines up with the live one.
   if ('reason' in checked) return fail(draft, `the target looks different: ${checked.reason}`, { expected: checked.expected ?? recorded, actual: checked.actual, diff: checked.diff, ...('uncaptured' in checked ? { uncaptured: true } : {}) });
   if (checked.crop) draft.crop = checked.crop;
