@@ -39,10 +39,11 @@ export type TrickyState = {
    */
   noteFocus: 'none' | 'cover' | 'replace' | 'elsewhere' | 'elsewhere-later' | 'prefill' | 'css-name';
   /**
-   * /note: a banner above the form that pushes the fields down (the crop of a target found
-   * elsewhere than recorded); or the banner and a grey veil over the Note field where it now
-   * stands, which lets clicks through (pointer-events: none: the hit test and the accessibility
-   * tree see the field) and changes only how it looks.
+   * /note: a thin bar above the form that pushes the fields down by 6 px, less than half a field's
+   * height (the first read still finds the field at its recorded point, off its recorded box); or
+   * the bar and a grey veil over the Note field where it now stands, which lets clicks through
+   * (pointer-events: none: the hit test and the accessibility tree see the field) and changes only
+   * how it looks.
    */
   noteBanner: 'none' | 'shown' | 'veiled';
   /**
@@ -222,7 +223,7 @@ function notePage(state: TrickyState): string {
             : state.noteFocus === 'prefill'
               ? `note.value = 'draft';`
               : '';
-  const banner = state.noteBanner === 'none' ? '' : '<p style="margin:0;padding:8px;background:#def">Maintenance tonight from 22:00.</p>';
+  const banner = state.noteBanner === 'none' ? '' : '<div style="height:6px;background:#def"></div>';
   const veil =
     state.noteBanner === 'veiled'
       ? `<script>(function () { var r = document.getElementById('note').getBoundingClientRect(), v = document.createElement('div');

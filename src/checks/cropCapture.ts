@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from 'playwright';
-import { isOver, narrowed, type Deadline } from '../progress/deadline.js';
+import { isOver, narrowed, withinDeadline, type Deadline } from '../progress/deadline.js';
 import { oneCaptureAtATime } from './captureGate.js';
 import { cdpSession } from './cdp.js';
 import { cutPixels } from './cropPixels.js';
@@ -41,7 +41,9 @@ export type ViewShot = { png: Buffer; width: number; height: number };
 /** captureCrop, with the viewport it was cut from where it was (no device scale, no pinch zoom). */
 export async function captureCropAndView(page: Page, clip: Box, deadline: Deadline): Promise<{ crop: Buffer; view?: ViewShot }> {
   return captureSettled(page, deadline, async () => {
-    const cdp = await cdpSession(page);
+    // The session is opened at a run's start (followWindow.ts): one that never answers is bounded
+    // like the capture itself, not waited for past the deadline.
+    const cdp = await withinDeadline(narrowed(deadline, CROP_CAPTURE_LIMIT_MS), cdpSession(page), 'opening a DevTools session for the crop');
     const capture = async (): Promise<{ crop: Buffer; view?: ViewShot }> => {
       // The viewport is asked for beside the layout metrics, which say whether it can be cut from
       // (one round trip, not two), unless the page's last crop could not be: it has a device scale.
