@@ -93,10 +93,11 @@ test('the only Approve button when recorded is not replayed when another request
   expect(app.done).toHaveLength(1);
 });
 
-test('row checkboxes at half pixels are told apart by the name beside them, not by position', async ({ app, run }) => {
-  await run('/pick');
+test('row checkboxes at half pixels are told apart by the name beside them, which the task says, not by position', async ({ app, run }) => {
+  // A name the task does not say may be incidental: records.spec.ts has that case.
+  await run('/pick', {}, { task: 'Remove Cy Diaz from the members' });
   app.set({ names: ['Cy Diaz', 'Al Brown', 'Bo Chen'] });
-  const result = await run('/pick');
+  const result = await run('/pick', {}, { task: 'Remove Cy Diaz from the members' });
   expect(app.done.at(-1)!.fields.pick).toBe('Cy Diaz');
   expect(result.status, result.error).toBe('replayed');
 });

@@ -55,7 +55,8 @@ export type TrickyState = {
   consentLater: 'none' | 'delete-in-place' | 'tick-copy';
 };
 
-const ORACLE = `<script>
+/** The in-page oracle's helpers (window.__o), shared with the other apps of this kind. */
+export const ORACLE = `<script>
 window.__o = {
   at: function (el, intent) { var r = el.getBoundingClientRect(); return { actions: [{ type: 'click', x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) }], intent: intent }; },
   wait: function (ms, intent) { return { actions: [{ type: 'wait', ms: ms }], intent: intent }; },
@@ -63,13 +64,13 @@ window.__o = {
 };
 </script>`;
 
-function page(title: string, body: string, plan: string): string {
+export function page(title: string, body: string, plan: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
 <style>body { font: 14px Arial, sans-serif; margin: 16px; } td, th { border: 1px solid #aaa; padding: 3px 8px; } table { border-collapse: collapse; }</style></head>
 <body><h1>${title}</h1>${body}${ORACLE}<script>window.__plan = function (params) { var o = window.__o; ${plan} };</script></body></html>`;
 }
 
-const post = (path: string, fields: Record<string, string>, label: string, attrs = '') =>
+export const post = (path: string, fields: Record<string, string>, label: string, attrs = '') =>
   `<form method="post" action="${path}" style="display:inline">${Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${v}">`).join('')}<button type="submit" ${attrs}>${label}</button></form>`;
 
 function usersPage(state: TrickyState): string {

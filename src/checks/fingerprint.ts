@@ -1,5 +1,5 @@
 import type { Box } from './geometry.js';
-import type { Identity } from './identity.js';
+import type { LiveIdentity } from './identity.js';
 
 /**
  * Who an action lands on, in the browser's own accessibility terms: the role and accessible
@@ -27,7 +27,7 @@ export type Target = {
   /** A control whose inside shows data (a text field, a select), not what the control is. */
   showsValue: boolean;
   /** What a person reads to tell it from its look-alikes, and its stable attributes ({} when not asked for). */
-  identity: Identity;
+  identity: LiveIdentity;
   /** The words the element shows itself (at most FACET_LIMIT characters): what a bare clickable div is known by. */
   ownText: string;
   /** The role and name are the element's own, not those of the ancestor it speaks through (a bare icon in a cell). */

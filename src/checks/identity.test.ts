@@ -20,4 +20,13 @@ describe('identity facets', () => {
     expect(identityDifference({ item: 'key hunter2' }, { item: 'key x' }, { item: 'key {{password}}' }, shown)).toBe('item "key ********" (recorded "key {{password}}")');
     expect(describeIdentity({ rowHeader: 'Genre', labelBefore: 'Title:' })).toBe('row "Genre", text before "Title:"');
   });
+
+  it('find a recorded rowCell among the row\'s other cells, whichever column holds it', () => {
+    const row = { rowHeader: 'Ada Byrne', rowCells: ['Ada Byrne', '250.00', 'Pending'] };
+    expect(sameIdentity(row, { rowCell: '250.00' })).toBe(true);
+    expect(sameIdentity(row, { rowCell: '80.00' })).toBe(false);
+    expect(sameIdentity({ rowHeader: 'Ada Byrne' }, { rowCell: '250.00' })).toBe(false);
+    expect(identityDifference(row, { rowCell: '80.00' }, { rowCell: '{{amount}}' }, (text) => text)).toBe('no cell "80.00" in its row (recorded "{{amount}}")');
+    expect(describeIdentity({ rowCell: '{{amount}}' })).toBe('a cell "{{amount}}"');
+  });
 });

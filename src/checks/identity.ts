@@ -21,6 +21,11 @@ export const identitySchema = z
     describedBy: z.string().optional(),
     /** In a table row: its header cell (a th, a rowheader), else its first cell with text before the target's. */
     rowHeader: z.string().optional(),
+    /**
+     * In a table row: another of its cells, kept only as a parameter's value (`{{amount}}`): the
+     * row the task names, wherever its header stands (the claim of 250.00, not Ada's claim).
+     */
+    rowCell: z.string().optional(),
     /** In a table: the header of the target's column. */
     columnHeader: z.string().optional(),
     /** The nearest text before the target, within its cell or list item, or up to the previous field. */
@@ -37,10 +42,19 @@ export const identitySchema = z
 export type Identity = z.infer<typeof identitySchema>;
 export type IdentityFacet = keyof Identity;
 
+/**
+ * An identity read on the live page: the facets, and for an element in a table row the texts of
+ * the row's other cells (never stored; a recorded `rowCell` must be one of them).
+ */
+export type LiveIdentity = Identity & { rowCells?: string[] };
+
 /** Facets in the order they are named in messages: what a person reads first. */
-export const IDENTITY_FACETS: readonly IdentityFacet[] = ['rowHeader', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'placeholder', 'describedBy', 'testId', 'id', 'nameAttr'];
+export const IDENTITY_FACETS: readonly IdentityFacet[] = ['rowHeader', 'rowCell', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'placeholder', 'describedBy', 'testId', 'id', 'nameAttr'];
 
 export const FACET_LIMIT = 120;
+
+/** A row's cells read for a rowCell: a record's columns, not a spreadsheet's hundreds. */
+const ROW_CELLS_LIMIT = 24;
 
 /**
  * In-page JavaScript defining identityOf(el) (the facets above) and isVisible(el). Source text,
@@ -155,7 +169,8 @@ export const IDENTITY_JS = String.raw`
     }
     return found ? textOfElement(found) : '';
   };
-  var identityOf = function (el) {
+  // withCells: the texts of the row's other cells too (rowCells), for a rowCell to be found among them.
+  var identityOf = function (el, withCells) {
     var facets = {};
     var testIds = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
     for (var t = 0; t < testIds.length; t++) { var v = el.getAttribute(testIds[t]); if (v) { facets.testId = clean(v); break; } }
@@ -179,6 +194,13 @@ export const IDENTITY_JS = String.raw`
       for (var j = 0; j < mine && !header; j++) header = textOfElement(cells[j]);
       for (var k = mine + 1; k < cells.length && !header; k++) header = textOfElement(cells[k]);
       if (header) facets.rowHeader = header;
+      if (withCells) {
+        facets.rowCells = [];
+        for (var c = 0; c < cells.length && facets.rowCells.length < ${ROW_CELLS_LIMIT}; c++) {
+          var said = cells[c] === cell ? '' : textOfElement(cells[c]);
+          if (said) facets.rowCells.push(said);
+        }
+      }
       var table = row.closest('table, [role=table], [role=grid], [role=treegrid]');
       var headerRow = table ? headerRowOf(table) : null;
       if (headerRow && headerRow !== row) {
@@ -219,9 +241,15 @@ function sameReading(live: string | undefined, expected: string): boolean {
   return live !== undefined && facetReading(live) === facetReading(expected);
 }
 
+/** Whether `live` has one facet as `expected` has it: a rowCell is any one of the row's cells. */
+function sameFacet(live: LiveIdentity, facet: IdentityFacet, expected: string): boolean {
+  if (facet === 'rowCell') return (live.rowCells ?? []).some((cell) => sameReading(cell, expected));
+  return sameReading(live[facet], expected);
+}
+
 /** Whether `live` shows every facet `expected` has, as it has it. */
-export function sameIdentity(live: Identity, expected: Identity): boolean {
-  return IDENTITY_FACETS.every((facet) => expected[facet] === undefined || sameReading(live[facet], expected[facet]));
+export function sameIdentity(live: LiveIdentity, expected: Identity): boolean {
+  return IDENTITY_FACETS.every((facet) => expected[facet] === undefined || sameFacet(live, facet, expected[facet]));
 }
 
 /** Whether an identity has any facet at all. */
@@ -231,6 +259,7 @@ export function hasFacets(identity: Identity): boolean {
 
 const FACET_WORDS: Record<IdentityFacet, string> = {
   rowHeader: 'row',
+  rowCell: 'a cell',
   columnHeader: 'column',
   labelBefore: 'text before',
   item: 'item',
@@ -253,8 +282,11 @@ export function describeIdentity(identity: Identity): string {
  * The facets where `live` differs from `expected`, for a divergence's reason: `shown` says how a
  * live value may be shown (no secret), `recorded` holds what the recording stored (templates).
  */
-export function identityDifference(live: Identity, expected: Identity, recorded: Identity, shown: (text: string) => string): string {
-  return IDENTITY_FACETS.filter((facet) => expected[facet] !== undefined && !sameReading(live[facet], expected[facet]!))
-    .map((facet) => `${FACET_WORDS[facet]} ${live[facet] === undefined ? 'missing' : JSON.stringify(shown(live[facet]!))} (recorded ${JSON.stringify(recorded[facet])})`)
+export function identityDifference(live: LiveIdentity, expected: Identity, recorded: Identity, shown: (text: string) => string): string {
+  return IDENTITY_FACETS.filter((facet) => expected[facet] !== undefined && !sameFacet(live, facet, expected[facet]!))
+    .map((facet) => {
+      if (facet === 'rowCell') return `no cell ${JSON.stringify(expected[facet])} in its row (recorded ${JSON.stringify(recorded[facet])})`;
+      return `${FACET_WORDS[facet]} ${live[facet] === undefined ? 'missing' : JSON.stringify(shown(live[facet]!))} (recorded ${JSON.stringify(recorded[facet])})`;
+    })
     .join(', ');
 }

@@ -3,14 +3,14 @@ import { foldedNamePattern } from '../params/fold.js';
 import { withinDeadline, type Deadline } from '../progress/deadline.js';
 import { COUNTABLE_ROLES, sameFingerprint, type Fingerprint, type Target } from './fingerprint.js';
 import type { Box } from './geometry.js';
-import { facetReading, IDENTITY_JS, type Identity } from './identity.js';
+import { facetReading, IDENTITY_JS, type LiveIdentity } from './identity.js';
 import { evaluateAllKit, kitFunction } from './pageKit.js';
 import { FRAME_OFFSET_JS } from './target.js';
 
 type AriaRole = Parameters<Page['getByRole']>[0];
 
 /** A visible element an action could take for the target: its box and what tells it apart. */
-export type Lookalike = { box: Box; identity: Identity };
+export type Lookalike = { box: Box; identity: LiveIdentity };
 
 /**
  * Beyond this many look-alikes nothing is measured: the target is not identifiable by its kind
@@ -23,7 +23,7 @@ const MAX_LOOKALIKES = 2000;
  * (and own words, for an element with no role of its own), in document order, with their boxes
  * and identities. Source text, kept by the document once sent (pageKit.ts).
  */
-type Kind = { limit: number; tag: string; inputType: string | null; text: string | null; identity: boolean };
+type Kind = { limit: number; tag: string; inputType: string | null; text: string | null; identity: boolean; cells: boolean };
 const DESCRIBE_ALL = kitFunction(
   'describe-lookalikes',
   `function (elements, kind) {
@@ -42,7 +42,7 @@ const DESCRIBE_ALL = kitFunction(
     if (kind.text !== null && reading(ownText(el)) !== kind.text) continue;
     if (!isVisible(el)) continue;
     var r = el.getBoundingClientRect();
-    found.push({ box: { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height }, identity: kind.identity ? identityOf(el) : {} });
+    found.push({ box: { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height }, identity: kind.identity ? identityOf(el, kind.cells) : {} });
   }
   return found;
 }`,
@@ -72,6 +72,8 @@ export type LookalikeQuery = {
   text?: string;
   /** Whether each look-alike's identity is needed (else only their number and boxes). */
   identities?: boolean;
+  /** Whether each identity needs its row's other cells (a recorded rowCell): a walk of every cell of every row. */
+  cells?: boolean;
   deadline: Deadline;
 };
 
@@ -95,6 +97,7 @@ export async function lookalikes(page: Page, fingerprint: Fingerprint, query: Lo
     inputType: fingerprint.inputType,
     text: byRole || query.text === undefined ? null : facetReading(query.text),
     identity: query.identities !== false,
+    cells: query.identities !== false && query.cells === true,
   };
   try {
     // Every frame's: a form in a frame has its look-alikes there, and a target is picked through frames (target.ts).

@@ -11,7 +11,7 @@ export const CHANGE_LOG_JS = String.raw`
   var __roteChanges = function () {
     var state = window.__roteChangeLog;
     if (state) return state;
-    state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [] };
+    state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [], touched: new WeakSet() };
     var note = function (el, t, attribute) {
       if (!el || el.nodeType !== 1) return;
       // Counted apart from the bounded ring: whether anything at all changed between two looks.
@@ -43,6 +43,11 @@ export const CHANGE_LOG_JS = String.raw`
     window.addEventListener('beforeunload', function () { state.leaving = true; });
     // A form's submission is dispatched inside the click (or Enter) that submits it, and its
     // navigation comes in a task queued after: settling that looks before that task reads these.
+    // Controls that input reached (a key, a click, a choice): the run set them. One a page's script
+    // set fires neither event, and is what formState.ts compares before a form is sent.
+    var touch = function (event) { var el = event.composedPath ? event.composedPath()[0] : event.target; if (el && el.nodeType === 1) state.touched.add(el); };
+    window.addEventListener('input', touch, true);
+    window.addEventListener('change', touch, true);
     window.addEventListener('submit', function (event) { state.seq++; state.submits.push({ t: Date.now(), event: event }); if (state.submits.length > 50) state.submits.shift(); }, true);
     return state;
   };`;

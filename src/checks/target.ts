@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright';
 import { cdpSession } from './cdp.js';
 import type { Fingerprint, Target } from './fingerprint.js';
-import { IDENTITY_JS, type Identity } from './identity.js';
+import { IDENTITY_JS, type LiveIdentity } from './identity.js';
 import { callKitOn, kitFunction } from './pageKit.js';
 import type { Point } from './geometry.js';
 import { raceDeadline, type Deadline } from '../progress/deadline.js';
@@ -131,10 +131,10 @@ const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity
   // What a click at the middle of its box would hit, in the top page only (a frame's or a shadow
   // root's element answers through its host): the element itself, or nothing stands over it.
   var uncovered = document === window.document && window === window.top && this.getRootNode() === document ? hitsItself(this, r) : null;
-  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: state.checked, hasText: state.hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this) : {}, uncovered: uncovered, read: read };
+  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: state.checked, hasText: state.hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this, true) : {}, uncovered: uncovered, read: read };
 }`);
 
-type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: Identity; uncovered: boolean | null; read: string | null };
+type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: LiveIdentity; uncovered: boolean | null; read: string | null };
 type AXValue = { value?: unknown };
 export type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: AXValue; parentId?: string; backendDOMNodeId?: number; properties?: { name: string; value: AXValue }[] };
 

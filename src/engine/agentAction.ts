@@ -41,7 +41,7 @@ export async function doAgentAction(run: RunState, agentAction: Action, agentInt
   if (action.type !== 'wait') run.waits.acting();
   // The form controls there before the step: a value that shows in one of them after it was set by it (pathLearning.ts).
   const controlsBefore = action.type === 'tool' ? undefined : await withinDeadline(narrowed(context, SHOWN_VALUES_LIMIT_MS), controlSelectors(run.page), 'listing the form controls').catch(() => undefined);
-  const step = await perform(run, action, { intent, params, taskId: run.input.identity.key, valueSalt: run.input.identity.valueSalt, parentId: parent.kind === 'root' ? null : parent.id, deadline: context, asGiven: agentAction });
+  const step = await perform(run, action, { intent, params, task: run.input.identity.template, taskId: run.input.identity.key, valueSalt: run.input.identity.valueSalt, parentId: parent.kind === 'root' ? null : parent.id, deadline: context, asGiven: agentAction });
   // The agent failed on a prompt this step opened: the step ran (it is in the result), then the run fails with that.
   const promptFailure: unknown = run.dialogs.failure;
   // Read now: a dialog raised while the values are read below is not this step's.

@@ -31,6 +31,8 @@ const FOCUSED_VALUE = `(function () { var el = document.activeElement; return el
 export type AgentStepInput = {
   intent: string | undefined;
   params: BoundParams;
+  /** The task's words as given (a template): a name they say is what a step means. */
+  task: string;
   taskId: string;
   valueSalt: string;
   parentId: string | null;
@@ -83,7 +85,7 @@ export async function performAgentStep(
   input: AgentStepInput,
 ): Promise<AgentStep> {
   const { params } = input;
-  const evidence = await captureEvidence(page, action, params, input.deadline);
+  const evidence = await captureEvidence(page, action, params, input.task, input.deadline);
   const before = beforeAction(page);
   await performAction(page, action, evidence.state.typeMode === 'select' ? 'select' : 'keys', input.deadline);
   await settle(page, before, input.deadline);

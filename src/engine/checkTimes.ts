@@ -2,7 +2,7 @@
  * The checks before a cached step, in the order they run (see preCheck.ts). Each is timed on its
  * own into the step's result (StepResult.checks), so a run says what each check cost.
  */
-export const CHECK_NAMES = ['documents', 'window', 'values', 'url', 'valuesAhead', 'watchedValues', 'tool', 'target', 'visual', 'select', 'wait'] as const;
+export const CHECK_NAMES = ['documents', 'window', 'values', 'url', 'valuesAhead', 'watchedValues', 'tool', 'target', 'visual', 'select', 'form', 'wait'] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];
 

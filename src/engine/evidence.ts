@@ -8,6 +8,7 @@ import { storedFingerprint, storedWatch } from '../checks/secretTarget.js';
 import { focusedTarget, targetAt, type CaptureOptions } from '../checks/target.js';
 import { templatedUrl } from '../checks/urlCheck.js';
 import { shownValues } from '../checks/shownValues.js';
+import { untouchedFormState } from '../checks/formState.js';
 import { cropRectFor, insideOf, screenshotCrop } from '../checks/visual.js';
 import type { Page } from 'playwright';
 import type { BoundParams } from '../params/boundParams.js';
@@ -36,6 +37,25 @@ export function landingOf(action: Action, point = actionPoint(action)): Landing 
   return action.type === 'type' || action.type === 'keypress' ? { mode: 'focus' } : undefined;
 }
 
+/** Where a step may send a form from: a click's point, or the focus (null) for Enter; undefined: it sends none (formState.ts). */
+export function sendingPoint(action: Action): { x: number; y: number } | null | undefined {
+  switch (action.type) {
+    case 'click':
+    case 'double_click':
+      return { x: action.x, y: action.y };
+    case 'keypress':
+      return action.keys.some((key) => /^(enter|return)$/i.test(key)) ? null : undefined;
+    case 'type':
+    case 'drag':
+    case 'scroll':
+    case 'move':
+    case 'wait':
+    case 'goto':
+    case 'tool':
+      return undefined;
+  }
+}
+
 /** The element an action lands on: under its point, or holding the focus for typing and keys. */
 export async function targetOf(page: Page, action: Action, options: CaptureOptions, point = actionPoint(action)): Promise<Target | null> {
   const landing = landingOf(action, point);
@@ -54,7 +74,7 @@ export function typeModeFor(target: Target | null): TypeMode {
   return textControl && !target.hasText ? 'replace' : 'keys';
 }
 
-export async function captureEvidence(page: Page, action: Action, params: BoundParams, deadline: Deadline): Promise<RecordedEvidence> {
+export async function captureEvidence(page: Page, action: Action, params: BoundParams, task: string, deadline: Deadline): Promise<RecordedEvidence> {
   const url = templatedUrl(page.url(), params);
   const point = actionPoint(action);
   const target = await targetOf(page, action, { deadline }, point);
@@ -63,10 +83,14 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
   const watches: NodeState = shown.length > 0 ? { watches: shown.map((watch) => storedWatch(watch, params)) } : {};
   if (!target) return { url, target, fingerprint: null, box: null, crop: null, cropRect: null, masks: [], state: watches };
 
+  // The form the step sends, as its untouched controls held it: a replay sends it only so (formState.ts).
+  const sending = sendingPoint(action);
+  const form = sending === undefined ? undefined : await untouchedFormState(page, sending, deadline);
   const state: NodeState = {
     ...watches,
+    ...(form && form.length > 0 ? { formState: form } : {}),
     // How many elements share the target's kind, and if not one, what tells it apart (see locateTarget).
-    ...(await recordIdentity(page, target, action, params, deadline)),
+    ...(await recordIdentity(page, target, action, params, task, deadline)),
     ...(target.checked !== null ? { checkedBefore: target.checked } : {}),
     ...(target.disabled ? { disabled: true } : {}),
     ...(action.type === 'type' ? { typeMode: typeModeFor(target) } : {}),

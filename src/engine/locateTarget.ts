@@ -77,7 +77,7 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const point = actionPoint(action);
   // The kind is counted every time (see below): asked together with the target, the two round trips overlap.
   const counting = needsIdentity(action)
-    ? lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, deadline })
+    ? lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, cells: rendered?.rowCell !== undefined, deadline })
     : undefined;
   const live = await targetOf(page, action, { identity: rendered !== undefined, deadline }, point);
   const isRecorded = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted) && (!rendered || sameIdentity(target.identity, rendered));
@@ -99,10 +99,12 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
     const here = difference ? `the element there has ${difference}` : describeLive(live, point);
     return refuse(`${here}, ${wanted.described}, and ${pick.reason}`);
   }
+  const moved = movedRecord(found, pick.value, node.state.order);
+  if (moved) return refuse(`${describeLive(live, point)}, ${wanted.described}; ${moved}`);
   if (isRecorded(live) && sameBox(live.box, pick.value.box)) return stay(live);
   if (!point || !node.box) return refuse(`${describeLive(live, point)}, ${wanted.described}: it is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`);
-  const moved = await moveTo(page, node, action, point, pick.value.box, isRecorded, pickedByValue, recorded, params, expectedName, rendered !== undefined, deadline);
-  return moved.ok ? moved : refuse(`${describeLive(live, point)}, ${wanted.described}; ${moved.reason}`);
+  const relocated = await moveTo(page, node, action, point, pick.value.box, isRecorded, pickedByValue, recorded, params, expectedName, rendered !== undefined, deadline);
+  return relocated.ok ? relocated : refuse(`${describeLive(live, point)}, ${wanted.described}; ${relocated.reason}`);
 }
 
 /**
@@ -118,6 +120,18 @@ function pickTarget(found: Lookalike[], identity: Identity | undefined, position
   if (recordedMatches === 1 && !identity) return refuse(`it was the only one of its kind when recorded and ${same.length} visible elements are like it now: which one is meant cannot be shown`);
   const recordedCount = position ? ` (${position.of} when recorded)` : '';
   return refuse(`${same.length} visible elements are like it${recordedCount} and nothing on the page tells which one it is: the step cannot be shown safe`);
+}
+
+/**
+ * Why a target known by a record's name (recordIdentity's `order`) cannot be taken where that name
+ * now stands: at another place among its look-alikes, the name and the place point at two rows,
+ * and nothing recorded says which the step meant (the request of "Ada Byrne", or the first one).
+ */
+function movedRecord(found: readonly Lookalike[], picked: Lookalike, order: { index: number; of: number } | undefined): string | undefined {
+  if (!order) return undefined;
+  const place = found.indexOf(picked);
+  if (place === order.index) return undefined;
+  return `the name it was known by now stands at place ${place + 1} of ${found.length} among the elements like it, and stood at place ${order.index + 1} of ${order.of} when recorded: neither a parameter nor the task's words give that name, so nothing recorded tells whether the step meant the name or the place, and the step cannot be shown safe`;
 }
 
 /** Acts at the target's new place, once the element there is shown to be it. */

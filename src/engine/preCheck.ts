@@ -5,6 +5,7 @@ import { describeFingerprint, type Target } from '../checks/fingerprint.js';
 import { unmovedTarget } from '../checks/lookalikes.js';
 import { recordedName } from '../checks/secretTarget.js';
 import { compareUrls } from '../checks/urlCheck.js';
+import { formDifference, untouchedFormState } from '../checks/formState.js';
 import { readableImage } from '../checks/visual.js';
 import type { PageRegion } from '../checks/waitRegions.js';
 import { asBoolean, fold } from '../params/fold.js';
@@ -13,7 +14,7 @@ import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import { deadlineIn, isOver, narrowed, type Deadline } from '../progress/deadline.js';
 import { timed, type CheckName } from './checkTimes.js';
 import type { CheckEnvironment, CheckFail, CheckPass, CheckResult } from './checkTypes.js';
-import { targetOf } from './evidence.js';
+import { sendingPoint, targetOf } from './evidence.js';
 import { locateTarget, type Located } from './locateTarget.js';
 import { setsOtherValue } from './paramBindings.js';
 import { describeWindow } from './runWindows.js';
@@ -104,6 +105,7 @@ const CHECKS: readonly NamedCheck[] = [
   { name: 'target', applies: actsOnTarget, run: checkTarget },
   { name: 'visual', applies: actsOnTarget, run: checkLooks },
   { name: 'select', applies: actsOnTarget, run: checkSelectOption },
+  { name: 'form', applies: (draft) => draft.node.state.formState !== undefined, run: checkForm },
 ];
 
 /**
@@ -190,6 +192,14 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   // Taken as soon as the settle before is confirmed, beside the crop's wait (see lastLook.ts).
   if (env.lastLookNeed) draft.lastLook = readAfterConfirmation || answered ? Promise.resolve(true) : lastLookAfter(env.lastLookNeed.wanted, env.page, action, target, env.deadline);
   return undefined;
+}
+
+/** The form the step sends holds, in the controls no step set, what it held when recorded (formState.ts). */
+async function checkForm(draft: Draft): Promise<CheckFail | undefined> {
+  const sending = sendingPoint(draft.located?.action ?? draft.bound!);
+  const live = sending === undefined ? undefined : await untouchedFormState(draft.env.page, sending, draft.env.deadline);
+  if (!live) return fail(draft, 'the step sent a form when recorded, and the form it would send now cannot be read');
+  return optionalFail(draft, formDifference(draft.node.state.formState!, live));
 }
 
 /** The crop around the target looks as it did (not covered, not disabled, not restyled). */

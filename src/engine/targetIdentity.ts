@@ -2,13 +2,13 @@ import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import type { Page } from 'playwright';
 import { actionPoint, type Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
-import { FACET_LIMIT, facetReading, hasFacets, IDENTITY_FACETS, sameIdentity, type Identity, type IdentityFacet } from '../checks/identity.js';
+import { FACET_LIMIT, facetReading, hasFacets, IDENTITY_FACETS, sameIdentity, type Identity, type IdentityFacet, type LiveIdentity } from '../checks/identity.js';
 import { countedByRole, lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
 import { lookAlike, viewportScreenshot } from '../checks/visual.js';
 import { messageOf } from '../errors/messageOf.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { redactSecrets } from '../params/secret.js';
-import { renderTemplate, templateNames } from '../params/template.js';
+import { isTemplate, renderTemplate, templateNames } from '../params/template.js';
 import { hideSecretsInCut } from '../checks/secretTarget.js';
 import { narrowed, type Deadline } from '../progress/deadline.js';
 import type { NodeState } from '../trajectory/trajectoryNode.js';
@@ -35,30 +35,33 @@ export function needsIdentity(action: Action): boolean {
 }
 
 /** Which facets are asked first when telling a target from its look-alikes. */
-const IDENTITY_PRIORITY: readonly IdentityFacet[] = ['testId', 'rowHeader', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'placeholder', 'describedBy', 'id', 'nameAttr'];
+const IDENTITY_PRIORITY: readonly IdentityFacet[] = ['testId', 'rowHeader', 'rowCell', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'placeholder', 'describedBy', 'id', 'nameAttr'];
 
 /** Facets a person reads, which may show a parameter's value (the row of the customer being edited). */
-const READABLE_FACETS = new Set<IdentityFacet>(['rowHeader', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'describedBy', 'placeholder']);
+const READABLE_FACETS = new Set<IdentityFacet>(['rowHeader', 'rowCell', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'describedBy', 'placeholder']);
 
-type RecordedIdentity = Pick<NodeState, 'matches' | 'identity' | 'position' | 'roleFromAncestor' | 'ownText' | 'ambiguous'>;
+type RecordedIdentity = Pick<NodeState, 'matches' | 'identity' | 'position' | 'order' | 'roleFromAncestor' | 'ownText' | 'ambiguous'>;
 
 /**
  * What a recorded target needs besides its fingerprint: how many elements share its kind, and
  * when that is not exactly one, what told it apart (templated) and, if even that is shared, its
- * position among those that share it. Measured on the page as the agent acted.
+ * position among those that share it. Measured on the page as the agent acted. `task` is the
+ * task's words as given (a template): a name they say is what the step means.
  */
-export async function recordIdentity(page: Page, target: Target, action: Action, params: BoundParams, deadline: Deadline): Promise<RecordedIdentity> {
-  const found = await lookalikes(page, target.fingerprint, { byRole: target.roleOwn, text: target.ownText, deadline });
+export async function recordIdentity(page: Page, target: Target, action: Action, params: BoundParams, task: string, deadline: Deadline): Promise<RecordedIdentity> {
+  const found = await lookalikes(page, target.fingerprint, { byRole: target.roleOwn, text: target.ownText, cells: true, deadline });
   const recorded: RecordedIdentity = { matches: found ? found.length : null };
   if (!target.roleOwn) recorded.roleFromAncestor = true;
   // Counted by its tag, its own words are its name: what its look-alikes are counted by on replay.
   if (!countedByRole(target.fingerprint, target.roleOwn)) recorded.ownText = storedFacet(target.ownText, params).text;
   if (!needsIdentity(action) || found?.length === 1) return recorded;
-  const telling = tellingFacets(target.identity, found ?? []);
+  const telling = tellingFacets(withRowCell(target.identity, params), found ?? [], params);
   if (hasFacets(telling)) {
     const templated = templatedIdentity(telling, params);
     recorded.identity = templated.identity;
     if (templated.ambiguous.length > 0) recorded.ambiguous = templated.ambiguous;
+    const order = incidentalOrder(target, action, templated.identity, found ?? [], task);
+    if (order) recorded.order = order;
   }
   // Position only for a target under a point: the field that holds the focus looks unlike the
   // others because of its focus ring, and whatever field holds the focus on replay looks so too.
@@ -104,10 +107,14 @@ async function looksUnlikeTheOthers(page: Page, target: Target, same: readonly L
  * ("23 comments") that happens to differ when recorded may be shared by another item next time,
  * where a title would not.
  */
-function tellingFacets(identity: Identity, found: readonly Lookalike[]): Identity {
+function tellingFacets(identity: Identity, found: readonly Lookalike[], params: BoundParams): Identity {
   const telling: Identity = {};
   let left = found.length;
-  const order = [...IDENTITY_PRIORITY.filter((facet) => !/\d/.test(identity[facet] ?? '')), ...IDENTITY_PRIORITY.filter((facet) => /\d/.test(identity[facet] ?? ''))];
+  // A facet that is a parameter's value is what the task names (the claim of {{amount}}): asked
+  // before any other, digits or not, so the row follows the value and not a name that is incidental.
+  const named = IDENTITY_PRIORITY.filter((facet) => identity[facet] !== undefined && standsForAny(facet, identity[facet]!, params));
+  const rest = IDENTITY_PRIORITY.filter((facet) => !named.includes(facet));
+  const order = [...named, ...rest.filter((facet) => !/\d/.test(identity[facet] ?? '')), ...rest.filter((facet) => /\d/.test(identity[facet] ?? ''))];
   for (const facet of order) {
     const value = identity[facet];
     if (value === undefined) continue;
@@ -118,6 +125,53 @@ function tellingFacets(identity: Identity, found: readonly Lookalike[]): Identit
     if (left <= 1) break;
   }
   return telling;
+}
+
+/** Whether a facet a person reads is some parameter's whole value. */
+function standsForAny(facet: IdentityFacet, text: string, params: BoundParams): boolean {
+  return READABLE_FACETS.has(facet) && params.plainEntries().some(([, plain]) => standsFor(text, plain));
+}
+
+/**
+ * The target's identity with, for a target in a table row, the first of the row's other cells
+ * that is a parameter's whole value as its rowCell: what the task names may stand in any column.
+ */
+function withRowCell(identity: LiveIdentity, params: BoundParams): LiveIdentity {
+  const cell = identity.rowCells?.find((text) => text !== identity.rowHeader && standsForAny('rowCell', text, params));
+  return cell === undefined ? identity : { ...identity, rowCell: cell };
+}
+
+/**
+ * Facets that say which record a row or a list item is (a claimant's name, a request's title):
+ * data, not a label. A field's row header is its label ("Author"); a button's is the record's.
+ */
+const RECORD_FACETS: readonly IdentityFacet[] = ['rowHeader', 'item'];
+
+/**
+ * Where a click is known by a record's name that neither a parameter nor the task's words give,
+ * that name may be what the step means, or it may be the row that happened to stand there ("the
+ * first request"). Nothing recorded tells which, so the target's place among its look-alikes is
+ * kept beside it: a replay that finds the name at another place does not choose between them.
+ * A field is known by its label and is left out, and so is a name the task says.
+ */
+function incidentalOrder(target: Target, action: Action, stored: Identity, found: readonly Lookalike[], task: string): { index: number; of: number } | undefined {
+  if (action.type !== 'click' && action.type !== 'double_click' && action.type !== 'drag') return undefined;
+  if (target.showsValue) return undefined;
+  const taskWords = facetReading(task);
+  const incidental = RECORD_FACETS.some((facet) => {
+    const value = stored[facet];
+    return value !== undefined && !isTemplate(value) && !namedBy(taskWords, facetReading(value));
+  });
+  if (!incidental) return undefined;
+  const index = found.findIndex((other) => sameBox(other.box, target.box));
+  return index >= 0 ? { index, of: found.length } : undefined;
+}
+
+/** Whether the task's words say a name, as whole words ("Approve Cy Diaz's request" says "cy diaz"). */
+function namedBy(taskWords: string, name: string): boolean {
+  if (name.length < 3 || !/\p{L}/u.test(name)) return false;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(taskWords);
 }
 
 /**

@@ -46,7 +46,7 @@ export async function recordToolStep(
   // Templated before the tool runs: its code may change the object it is given.
   const stored = templatedAction(action, params, input.asGiven);
   // The URL (a tool step is tied to the page it was called on, as any step) and the controls that show values.
-  const evidence = await captureEvidence(page, action, params, input.deadline);
+  const evidence = await captureEvidence(page, action, params, input.task, input.deadline);
   const call = { page, params, args: action.args };
   const captured: { pre?: JsonValue; post?: JsonValue } = {};
   if (tool.preCheck) captured.pre = await captureForRecording(tool.preCheck, tool, 'pre', call);

@@ -98,6 +98,12 @@ export const stateSchema = z
      */
     identity: identitySchema.optional(),
     position: z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() }).optional(),
+    /**
+     * A click known by a record's name that neither a parameter nor the task's words gave (the
+     * row of "Ada Byrne"): its place among all its look-alikes when recorded. A replay that finds
+     * that name at another place diverges, as nothing recorded tells the name from the place.
+     */
+    order: z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() }).optional(),
     /** The target's role and name are an ancestor's (a bare icon, a clickable div): its look-alikes are found by tag and own words. */
     roleFromAncestor: z.boolean().optional(),
     /** Such a target's own words (templated), what it is known by. */
@@ -114,6 +120,11 @@ export const stateSchema = z
     watches: z.array(z.object({ param: z.string(), selector: z.string(), label: z.string() })).optional(),
     /** Parameters watched at this step or later, so a changed value is caught before the submit. */
     watchedAhead: z.array(z.string()).optional(),
+    /**
+     * The step sent a form (a click on its button, Enter in its field): the state its controls that
+     * no step set held then, as formState.ts reads them (no values). A replay sends it only as it was.
+     */
+    formState: z.array(z.object({ key: z.string(), state: z.string() })).optional(),
     /** The target was disabled when recorded (acting on it did nothing, by design). */
     disabled: z.boolean().optional(),
     /**

@@ -1,0 +1,78 @@
+import { expect } from '@playwright/test';
+import type { RunOptions } from '../src/engine/runOptions.js';
+import type { RunResult } from '../src/engine/runResult.js';
+import { appTest } from './support/appTest.js';
+import { startRecordsApp } from './support/recordsApp.js';
+
+/**
+ * Where the words beside a button are a record's data, not its label (a probe of pages unlike ours
+ * found rote acting on the wrong row in each): every run is judged by what the server received.
+ */
+type Run = (path: string, task: string, params?: Record<string, string>, options?: Partial<Omit<RunOptions, 'agent' | 'task' | 'params'>>) => Promise<RunResult>;
+const test = appTest(startRecordsApp).extend<{ run: Run }>({
+  run: async ({ runOn }, use) => use((path, task, params = {}, options = {}) => runOn(path, { task, params, ...options })),
+});
+
+const reasons = (result: RunResult) => result.divergences.map((d) => d.reason).join(' | ');
+
+test('"approve the claim of {{amount}}": the row is the one holding this run\'s amount, not the claimant that held it when recorded', async ({ app, run }) => {
+  await run('/claims', 'Approve the claim of {{amount}}', { amount: '250.00' });
+  expect(app.sent.at(-1)!.fields).toEqual({ claimant: 'Ben Okafor', amount: '250.00' });
+  // The claimants keep their order; the amounts move. 250.00 is Ada's claim now.
+  app.set({ amounts: ['250.00', '80.00', '2500.00'] });
+  const same = await run('/claims', 'Approve the claim of {{amount}}', { amount: '250.00' });
+  expect(app.sent.at(-1)!.fields).toEqual({ claimant: 'Ada Byrne', amount: '250.00' });
+  expect(same.status, reasons(same)).toBe('replayed');
+  const other = await run('/claims', 'Approve the claim of {{amount}}', { amount: '2500.00' });
+  expect(app.sent.at(-1)!.fields).toEqual({ claimant: 'Cleo Park', amount: '2500.00' });
+  expect(other.status, reasons(other)).toBe('replayed');
+});
+
+test('"approve the first request" known by a name the task never says: that name in another place is not followed', async ({ app, run }) => {
+  await run('/requests', 'Approve the first access request');
+  expect(app.sent.at(-1)!.fields.who).toBe('Dana Reyes');
+  app.set({ requesters: ['Fay Ortiz', 'Gus Lind', 'Dana Reyes', 'Eli Novak'] });
+  const cacheOnly = await run('/requests', 'Approve the first access request', {}, { mode: 'replay-only' });
+  expect(cacheOnly.status).toBe('diverged');
+  expect(reasons(cacheOnly)).toContain('nothing recorded tells whether the step meant the name or the place');
+  expect(app.sent).toHaveLength(1);
+  // With an agent, the agent approves the first request: nothing was sent from the cache.
+  const helped = await run('/requests', 'Approve the first access request');
+  expect(app.sent.at(-1)!.fields.who).toBe('Fay Ortiz');
+  expect(helped.status).not.toBe('replayed');
+  // Where the name stays in its place, the step is replayed.
+  app.set({ requesters: ['Dana Reyes', 'Gus Lind', 'Eli Novak', 'Fay Ortiz'] });
+  const still = await run('/requests', 'Approve the first access request');
+  expect(app.sent.at(-1)!.fields.who).toBe('Dana Reyes');
+  expect(still.status, reasons(still)).toBe('replayed');
+});
+
+test('a request the task names is followed wherever it moves', async ({ app, run }) => {
+  app.set({ wants: 'Eli Novak' });
+  await run('/requests', 'Approve the access request of Eli Novak');
+  app.set({ requesters: ['Gus Lind', 'Fay Ortiz', 'Dana Reyes', 'Eli Novak'] });
+  const result = await run('/requests', 'Approve the access request of Eli Novak', {}, { mode: 'replay-only' });
+  expect(app.sent.at(-1)!.fields.who).toBe('Eli Novak');
+  expect(result.status, reasons(result)).toBe('replayed');
+});
+
+test('a form whose unlabelled box loads ticked is not sent from the cache with a value no step chose', async ({ app, run }) => {
+  const task = 'File a ticket about {{subject}}';
+  await run('/ticket', task, { subject: 'Printer jam', urgent: 'no' });
+  expect(app.sent.at(-1)!.fields).toEqual({ subject: 'Printer jam' });
+  const again = await run('/ticket', task, { subject: 'Login loop', urgent: 'no' });
+  expect(app.sent.at(-1)!.fields).toEqual({ subject: 'Login loop' });
+  expect(again.status, reasons(again)).toBe('replayed');
+  app.set({ urgentTicked: true });
+  const cacheOnly = await run('/ticket', task, { subject: 'Paper out', urgent: 'no' }, { mode: 'replay-only' });
+  expect(cacheOnly.status).toBe('diverged');
+  expect(reasons(cacheOnly)).toContain('checkbox "urgent" is on (was off)');
+  expect(app.sent).toHaveLength(2);
+  // The agent unticks it; what it did is learned, and the next such load replays it.
+  const helped = await run('/ticket', task, { subject: 'Paper out', urgent: 'no' });
+  expect(app.sent.at(-1)!.fields).toEqual({ subject: 'Paper out' });
+  expect(helped.status).not.toBe('replayed');
+  const learned = await run('/ticket', task, { subject: 'Toner low', urgent: 'no' });
+  expect(app.sent.at(-1)!.fields).toEqual({ subject: 'Toner low' });
+  expect(learned.status, reasons(learned)).toBe('replayed');
+});
