@@ -12,6 +12,13 @@ import { page, post } from './trickyApp.js';
 export type RecordsState = {
   /** /claims: the amount in each claimant's row, claimants in a fixed order. */
   amounts: [string, string, string];
+  /** /claims: what each claimant was paid so far (a column that may show another claim's amount), and whether amounts show a "$". */
+  paid: [string, string, string];
+  dollars: boolean;
+  /** /requests: a list of items, or cards (a div per request, the name in a span before the button). */
+  layout: 'list' | 'cards';
+  /** /ticket: whether the form is sent by its button or by Enter at the end of the ZIP code typed. */
+  sendBy: 'button' | 'enter';
   /** /requests: who asked, top first. */
   requesters: string[];
   /** /requests: whose request the oracle approves (the task's words say it); null: the first one. */
@@ -30,22 +37,24 @@ export type RecordsApp = {
 const CLAIMANTS = ['Ada Byrne', 'Ben Okafor', 'Cleo Park'] as const;
 
 function claimsPage(state: RecordsState): string {
-  const rows = CLAIMANTS.map((claimant, i) => `<tr><td>${claimant}</td><td>${state.amounts[i]}</td><td>${post('/claims', { claimant, amount: state.amounts[i]! }, 'Approve')}</td></tr>`).join('');
+  const money = (amount: string) => (state.dollars ? `$${amount}` : amount);
+  const rows = CLAIMANTS.map((claimant, i) => `<tr><td>${claimant}</td><td>${money(state.amounts[i]!)}</td><td>${money(state.paid[i]!)}</td><td>${post('/claims', { claimant, amount: state.amounts[i]! }, 'Approve')}</td></tr>`).join('');
   return page(
     'Open claims',
-    `<table><thead><tr><th>Claimant</th><th>Amount</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
-    `var row = Array.prototype.find.call(document.querySelectorAll('tbody tr'), function (tr) { return tr.cells[1].textContent === params.amount; });
+    `<table><thead><tr><th>Claimant</th><th>Amount</th><th>Paid so far</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
+    `var row = Array.prototype.find.call(document.querySelectorAll('tbody tr'), function (tr) { return tr.cells[1].textContent.replace('$', '') === params.amount; });
      return row ? o.at(row.querySelector('button'), 'Approve the claim of ' + params.amount) : o.done();`,
   );
 }
 
 function requestsPage(state: RecordsState): string {
-  const items = state.requesters.map((who) => `<li style="padding:4px 0"><span>${who}</span> ${post('/requests', { who }, 'Approve')}</li>`).join('');
+  const tag = state.layout === 'list' ? 'li' : 'div';
+  const items = state.requesters.map((who) => `<${tag} class="request" style="padding:4px 0"><span>${who}</span> ${post('/requests', { who }, 'Approve')}</${tag}>`).join('');
   return page(
     'Access requests',
-    `<ul style="list-style:none;padding:0">${items}</ul>`,
+    state.layout === 'list' ? `<ul style="list-style:none;padding:0">${items}</ul>` : `<div>${items}</div>`,
     `var who = ${JSON.stringify(state.wants)};
-     var item = who ? Array.prototype.find.call(document.querySelectorAll('li'), function (li) { return li.querySelector('span').textContent === who; }) : document.querySelector('li');
+     var item = who ? Array.prototype.find.call(document.querySelectorAll('.request'), function (li) { return li.querySelector('span').textContent === who; }) : document.querySelector('.request');
      return o.at(item.querySelector('button'), 'Approve ' + item.querySelector('span').textContent);`,
   );
 }
@@ -54,18 +63,22 @@ function ticketPage(state: RecordsState): string {
   // The box has no label, no name a person reads, nothing that ties it to the urgent parameter.
   return page(
     'New ticket',
+    // The region follows the ZIP code typed, set by the page's script (no input event of its own).
     `<form method="post" action="/ticket"><div>Subject <input name="subject"></div>
      <div><input type="checkbox" name="urgent" value="yes"${state.urgentTicked ? ' checked' : ''}> <span aria-hidden="true">&#9888;</span></div>
+     <div>Region <select name="region"><option>North</option><option>East</option><option>South</option><option>West</option></select></div>
+     <div>ZIP <input name="zip" oninput="this.form.region.selectedIndex = Number(this.value[0] || 0) % 4"></div>
      <button type="submit">Send</button></form>`,
-    `var subject = document.querySelector('input[name=subject]'), box = document.querySelector('input[name=urgent]');
+    `var subject = document.querySelector('input[name=subject]'), box = document.querySelector('input[name=urgent]'), zip = document.querySelector('input[name=zip]');
      if (subject.value !== params.subject) { var a = o.at(subject, 'Subject'); a.actions.push({ type: 'type', text: params.subject }); return a; }
      if (box.checked !== (params.urgent === 'yes')) return o.at(box, 'Set urgent to ' + params.urgent);
+     if (zip.value !== params.zip) { var z = o.at(zip, 'ZIP'); z.actions.push({ type: 'type', text: params.zip + (${JSON.stringify(state.sendBy)} === 'enter' ? '\\n' : '') }); return z; }
      return o.at(document.querySelector('button'), 'Send');`,
   );
 }
 
 export async function startRecordsApp(): Promise<RecordsApp> {
-  const state: RecordsState = { amounts: ['80.00', '250.00', '2500.00'], requesters: ['Dana Reyes', 'Eli Novak', 'Fay Ortiz', 'Gus Lind'], wants: null, urgentTicked: false };
+  const state: RecordsState = { amounts: ['80.00', '250.00', '2500.00'], paid: ['0.00', '0.00', '0.00'], dollars: false, layout: 'list', sendBy: 'button', requesters: ['Dana Reyes', 'Eli Novak', 'Fay Ortiz', 'Gus Lind'], wants: null, urgentTicked: false };
   const sent: RecordsApp['sent'] = [];
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { method, path } = requestTarget(req);

@@ -8,18 +8,18 @@ describe('a form sent from the cache', () => {
     { key: 'select:one::1', state: 'choice 0' },
   ];
 
-  it('is sent when every untouched control holds what it held when recorded', () => {
+  it('is sent when every control was found as when recorded', () => {
     expect(formDifference(recorded, recorded)).toBeUndefined();
   });
 
-  it('is not sent when an untouched control holds another state, named by kind and name', () => {
+  it('is not sent when a control was found in another state, named by kind and name', () => {
     const live = recorded.map((control) => (control.key.startsWith('input:checkbox') ? { ...control, state: 'on' } : control));
     expect(formDifference(recorded, live)).toContain('checkbox "urgent" is on (was off)');
     const chosen = recorded.map((control) => (control.key.startsWith('select') ? { ...control, state: 'choice 2' } : control));
     expect(formDifference(recorded, chosen)).toContain('unnamed select number 1 is choice 2 (was choice 0)');
   });
 
-  it('compares only controls untouched both times: one the run set, or one added since, says nothing', () => {
+  it('compares only controls found both times: one added since says nothing', () => {
     const live = [{ key: 'input:checkbox:urgent:1', state: 'off' }, { key: 'input:checkbox:copy:1', state: 'on' }];
     expect(formDifference(recorded, live)).toBeUndefined();
   });

@@ -2,59 +2,69 @@ import type { Page } from 'playwright';
 import { withinDeadline, type Deadline } from '../progress/deadline.js';
 
 /**
- * What a form holds in the controls that nothing in the run set (no input or change event reached
- * them): a box ticked, a select's choice, a field filled or empty. A step that sends a form is
- * replayed only when those are as they were when it was recorded: a box the page now loads ticked
- * (an "urgent" flag) would otherwise go out with a value no step of the path chose.
+ * What a form held when the run found it, read at the first input of the run that reached it (a
+ * press, a key, a focus), before any of it landed: a box ticked, a select's choice, a field filled
+ * or empty. A step that sends a form is replayed only when the form was found as it was when that
+ * step was recorded: a box the page now loads ticked (an "urgent" flag) would otherwise go out with
+ * a value no step of the path chose. What the run sets later, and what the page sets in answer to
+ * it (a state picked from the ZIP code typed), is not in it, so new values do not count as change.
  *
  * Each control is known by its tag, type, name and its place among the form's controls of that
- * tag, type and name; its state says nothing of its value (a field is `filled`, not what it holds;
- * a select is the place of its choice), so no value, and no secret, is ever stored.
+ * tag, type and name (a name that looks generated is left out, so only the place counts); its state
+ * says nothing of its value (a field is `filled`, not what it holds; a select is the place of its
+ * choice), so no value, and no secret, is ever stored.
  */
 export type FormControlState = { key: string; state: string };
 
-/** In-page: the form a step sends, and its untouched controls. Source text (see perform.ts). */
-const FORM_STATE_JS = String.raw`function (at) {
-  var el = at ? document.elementFromPoint(at.x, at.y) : document.activeElement;
-  if (!el) return null;
-  var control = el.closest('button, input, select, textarea, [role=button]');
-  if (!control) return null;
-  var tag = control.tagName.toLowerCase(), type = (control.getAttribute('type') || '').toLowerCase();
-  // A click sends a form through a button; a key press (Enter) through the field that holds the focus.
-  // Any button of a form may send it (a script's Save sends it by fetch); Reset sends nothing.
-  var sends = at ? (tag === 'button' && type !== 'reset') || (tag === 'input' && /^(submit|image|button)$/.test(type)) || control.getAttribute('role') === 'button'
-                 : tag === 'input';
-  if (!sends) return null;
-  var form = control.form || control.closest('form');
-  if (!form) return null;
-  var log = window.__roteChangeLog;
-  var touched = function (c) {
-    if (!log || !log.touched) return false;
-    if (log.touched.has(c)) return true;
-    // A radio picked changes its group's others with no event of theirs.
-    return c.type === 'radio' && c.name !== '' && Array.prototype.some.call(form.elements, function (o) { return o.type === 'radio' && o.name === c.name && log.touched.has(o); });
-  };
+/**
+ * In-page: a form's controls and their states. Disabled ones are counted before they are left out
+ * (they are not sent), so that a control's place does not depend on which others are enabled.
+ * Source text (see perform.ts), also run by the change log at a form's first input (pageChanges.ts).
+ */
+export const READ_FORM_JS = String.raw`function (form) {
   var seen = {}, out = [];
   for (var i = 0; i < form.elements.length; i++) {
-    var c = form.elements[i], ctag = c.tagName.toLowerCase();
-    var ctype = ctag === 'input' ? (c.getAttribute('type') || 'text').toLowerCase() : ctag === 'select' ? (c.multiple ? 'multiple' : 'one') : '';
-    if (ctag !== 'input' && ctag !== 'select' && ctag !== 'textarea') continue;
-    if (/^(hidden|submit|button|reset|image|file)$/.test(ctype)) continue;
-    var base = ctag + ':' + ctype + ':' + (c.getAttribute('name') || '');
+    var c = form.elements[i], tag = c.tagName.toLowerCase();
+    if (tag !== 'input' && tag !== 'select' && tag !== 'textarea') continue;
+    var type = tag === 'input' ? (c.getAttribute('type') || 'text').toLowerCase() : tag === 'select' ? (c.multiple ? 'multiple' : 'one') : '';
+    if (/^(hidden|submit|button|reset|image|file)$/.test(type)) continue;
+    var name = c.getAttribute('name') || '';
+    if (/\d{4,}|[0-9a-f]{8,}/i.test(name)) name = '';
+    var base = tag + ':' + type + ':' + name;
     var n = seen[base] = (seen[base] || 0) + 1;
-    if (c.disabled || touched(c)) continue;
-    var state = ctype === 'checkbox' || ctype === 'radio' ? (c.checked ? 'on' : 'off')
-      : ctag === 'select' ? 'choice ' + Array.prototype.map.call(c.selectedOptions, function (o) { return o.index; }).join(',')
+    if (c.disabled) continue;
+    var state = type === 'checkbox' || type === 'radio' ? (c.checked ? 'on' : 'off')
+      : tag === 'select' ? 'choice ' + Array.prototype.map.call(c.selectedOptions, function (o) { return o.index; }).join(',')
       : (c.value === '' ? 'empty' : 'filled');
     out.push({ key: base + ':' + n, state: state });
   }
   return out;
 }`;
 
+/** In-page: the form a step at `at` (or, null, by Enter where the focus is) sends, as the run found it. */
+const FORM_STATE_JS = String.raw`function (at) {
+  var el = at ? document.elementFromPoint(at.x, at.y) : document.activeElement;
+  if (!el) return null;
+  var control = el.closest('button, input, select, textarea, [role=button]');
+  if (!control) return null;
+  var tag = control.tagName.toLowerCase(), type = (control.getAttribute('type') || '').toLowerCase();
+  // Any button of a form may send it (a script's Save sends it by fetch); Reset sends nothing. Enter
+  // sends from a field or a focused button.
+  var sends = at ? (tag === 'button' && type !== 'reset') || (tag === 'input' && /^(submit|image|button)$/.test(type)) || control.getAttribute('role') === 'button'
+                 : tag === 'input' || tag === 'button';
+  if (!sends) return null;
+  var form = control.form || control.closest('form');
+  if (!form) return null;
+  var log = window.__roteChangeLog;
+  var found = log && log.formsAsFound && log.formsAsFound.get(form);
+  return found || (${READ_FORM_JS})(form);
+}`;
+
 /**
- * The untouched controls of the form a step would send: by a click on one of its buttons at `at`,
- * or (null) by Enter in its field that holds the focus. Undefined when there is no such form or
- * the page cannot be asked (a frame's or a shadow root's form is not looked into).
+ * The form a step would send (by a click on one of its buttons at `at`, or, null, by Enter where
+ * the focus is) as the run found it: read at the run's first input into it, or now if none came.
+ * Undefined when there is no such form or the page cannot be asked (a frame's or a shadow root's
+ * form is not looked into).
  */
 export async function untouchedFormState(page: Page, at: { x: number; y: number } | null, deadline: Deadline): Promise<FormControlState[] | undefined> {
   try {
@@ -73,14 +83,13 @@ function describeControl(key: string): string {
 }
 
 /**
- * Why the form as it is now may not be sent from the cache: the controls that hold, untouched,
- * another state than they held untouched when recorded. Controls in only one of the two (one the
- * run set, one added since) are not compared.
+ * Why the form may not be sent from the cache: the controls it was found with in another state than
+ * when recorded. Controls in only one of the two (one added since) are not compared.
  */
 export function formDifference(recorded: readonly FormControlState[], live: readonly FormControlState[]): string | undefined {
   const now = new Map(live.map((control) => [control.key, control.state]));
   const changed = recorded.filter((control) => now.has(control.key) && now.get(control.key) !== control.state);
   if (changed.length === 0) return undefined;
   const listed = changed.slice(0, 3).map((control) => `${describeControl(control.key)} is ${now.get(control.key)!} (was ${control.state})`);
-  return `the form this step sends holds, in controls no step set, what it did not hold when recorded: ${listed.join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''}; sending it from the cache could send a value the task never chose`;
+  return `the form this step sends was found, before the run's first input into it, otherwise than when recorded: ${listed.join(', ')}${changed.length > 3 ? ` and ${changed.length - 3} more` : ''}; sending it from the cache could send a value no step chose`;
 }

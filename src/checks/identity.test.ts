@@ -21,12 +21,12 @@ describe('identity facets', () => {
     expect(describeIdentity({ rowHeader: 'Genre', labelBefore: 'Title:' })).toBe('row "Genre", text before "Title:"');
   });
 
-  it('find a recorded rowCell among the row\'s other cells, whichever column holds it', () => {
-    const row = { rowHeader: 'Ada Byrne', rowCells: ['Ada Byrne', '250.00', 'Pending'] };
-    expect(sameIdentity(row, { rowCell: '250.00' })).toBe(true);
-    expect(sameIdentity(row, { rowCell: '80.00' })).toBe(false);
-    expect(sameIdentity({ rowHeader: 'Ada Byrne' }, { rowCell: '250.00' })).toBe(false);
-    expect(identityDifference(row, { rowCell: '80.00' }, { rowCell: '{{amount}}' }, (text) => text)).toBe('no cell "80.00" in its row (recorded "{{amount}}")');
-    expect(describeIdentity({ rowCell: '{{amount}}' })).toBe('a cell "{{amount}}"');
+  it('compare a recorded rowCell with the row\'s cell at its place only', () => {
+    const row = { rowHeader: 'Ada Byrne', rowCells: ['Ada Byrne', '250.00', '80.00', ''] };
+    expect(sameIdentity(row, { rowCell: '250.00', rowCellAt: 1 })).toBe(true);
+    expect(sameIdentity(row, { rowCell: '80.00', rowCellAt: 1 })).toBe(false);
+    expect(sameIdentity({ rowHeader: 'Ada Byrne' }, { rowCell: '250.00', rowCellAt: 1 })).toBe(false);
+    expect(identityDifference(row, { rowCell: '80.00', rowCellAt: 1 }, { rowCell: '{{amount}}', rowCellAt: 1 }, (text) => text)).toBe('cell "250.00" (recorded "{{amount}}")');
+    expect(describeIdentity({ rowCell: '{{amount}}', rowCellAt: 1 })).toBe('cell "{{amount}}"');
   });
 });

@@ -22,10 +22,13 @@ export const identitySchema = z
     /** In a table row: its header cell (a th, a rowheader), else its first cell with text before the target's. */
     rowHeader: z.string().optional(),
     /**
-     * In a table row: another of its cells, kept only as a parameter's value (`{{amount}}`): the
-     * row the task names, wherever its header stands (the claim of 250.00, not Ada's claim).
+     * In a table row: another of its cells, kept only where it shows a parameter's value
+     * (`{{amount}}`, `${{amount}}`): the row the task names, wherever its header stands (the claim
+     * of 250.00, not Ada's claim). Compared with the cell at `rowCellAt` only.
      */
     rowCell: z.string().optional(),
+    /** The place of rowCell's cell among its row's cells (its column): another column's equal text is not it. */
+    rowCellAt: z.number().int().nonnegative().optional(),
     /** In a table: the header of the target's column. */
     columnHeader: z.string().optional(),
     /** The nearest text before the target, within its cell or list item, or up to the previous field. */
@@ -40,13 +43,16 @@ export const identitySchema = z
   .strip();
 
 export type Identity = z.infer<typeof identitySchema>;
-export type IdentityFacet = keyof Identity;
+/** The facets, each a text as the page shows it (rowCellAt is where rowCell stands, not a facet). */
+export type IdentityFacet = Exclude<keyof Identity, 'rowCellAt'>;
 
 /**
- * An identity read on the live page: the facets, and for an element in a table row the texts of
- * the row's other cells (never stored; a recorded `rowCell` must be one of them).
+ * An identity read on the live page: the facets, and the words of the record the element stands in
+ * (never stored), read only where asked for: in a table row, each cell's text by its place (the
+ * element's own cell empty); in a list item, the item's whole text. A recorded `rowCell` must be
+ * the cell at its place.
  */
-export type LiveIdentity = Identity & { rowCells?: string[] };
+export type LiveIdentity = Identity & { rowCells?: string[]; itemText?: string };
 
 /** Facets in the order they are named in messages: what a person reads first. */
 export const IDENTITY_FACETS: readonly IdentityFacet[] = ['rowHeader', 'rowCell', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'placeholder', 'describedBy', 'testId', 'id', 'nameAttr'];
@@ -55,6 +61,9 @@ export const FACET_LIMIT = 120;
 
 /** A row's cells read for a rowCell: a record's columns, not a spreadsheet's hundreds. */
 const ROW_CELLS_LIMIT = 24;
+
+/** A list item's words read for the values it holds: a record's, not a page's. */
+const ITEM_TEXT_LIMIT = 400;
 
 /**
  * In-page JavaScript defining identityOf(el) (the facets above) and isVisible(el). Source text,
@@ -169,7 +178,7 @@ export const IDENTITY_JS = String.raw`
     }
     return found ? textOfElement(found) : '';
   };
-  // withCells: the texts of the row's other cells too (rowCells), for a rowCell to be found among them.
+  // withCells: the words of the record it stands in too (rowCells, itemText), for the values it shows.
   var identityOf = function (el, withCells) {
     var facets = {};
     var testIds = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
@@ -196,10 +205,7 @@ export const IDENTITY_JS = String.raw`
       if (header) facets.rowHeader = header;
       if (withCells) {
         facets.rowCells = [];
-        for (var c = 0; c < cells.length && facets.rowCells.length < ${ROW_CELLS_LIMIT}; c++) {
-          var said = cells[c] === cell ? '' : textOfElement(cells[c]);
-          if (said) facets.rowCells.push(said);
-        }
+        for (var c = 0; c < cells.length && c < ${ROW_CELLS_LIMIT}; c++) facets.rowCells.push(cells[c] === cell ? '' : textOfElement(cells[c]));
       }
       var table = row.closest('table, [role=table], [role=grid], [role=treegrid]');
       var headerRow = table ? headerRowOf(table) : null;
@@ -216,6 +222,7 @@ export const IDENTITY_JS = String.raw`
     var before = labelBefore(el, cell || item || null);
     if (before) facets.labelBefore = before;
     if (item && item !== el) { var headline = itemHeadline(item); if (headline) facets.item = headline; }
+    if (withCells && item && item !== el) { var words = String(item.innerText || '').replace(/\s+/g, ' ').trim(); if (words) facets.itemText = words.slice(0, ${ITEM_TEXT_LIMIT}); }
     var heading = headingBefore(el);
     if (heading) facets.heading = heading;
     var fieldset = el.closest('fieldset');
@@ -241,15 +248,17 @@ function sameReading(live: string | undefined, expected: string): boolean {
   return live !== undefined && facetReading(live) === facetReading(expected);
 }
 
-/** Whether `live` has one facet as `expected` has it: a rowCell is any one of the row's cells. */
-function sameFacet(live: LiveIdentity, facet: IdentityFacet, expected: string): boolean {
-  if (facet === 'rowCell') return (live.rowCells ?? []).some((cell) => sameReading(cell, expected));
-  return sameReading(live[facet], expected);
+/** Whether `live` has one facet as `expected` has it: a rowCell is the row's cell at its place. */
+function sameFacet(live: LiveIdentity, facet: IdentityFacet, expected: Identity): boolean {
+  const wanted = expected[facet];
+  if (wanted === undefined) return true;
+  if (facet === 'rowCell') return expected.rowCellAt !== undefined && sameReading(live.rowCells?.[expected.rowCellAt], wanted);
+  return sameReading(live[facet], wanted);
 }
 
 /** Whether `live` shows every facet `expected` has, as it has it. */
 export function sameIdentity(live: LiveIdentity, expected: Identity): boolean {
-  return IDENTITY_FACETS.every((facet) => expected[facet] === undefined || sameFacet(live, facet, expected[facet]));
+  return IDENTITY_FACETS.every((facet) => sameFacet(live, facet, expected));
 }
 
 /** Whether an identity has any facet at all. */
@@ -259,7 +268,7 @@ export function hasFacets(identity: Identity): boolean {
 
 const FACET_WORDS: Record<IdentityFacet, string> = {
   rowHeader: 'row',
-  rowCell: 'a cell',
+  rowCell: 'cell',
   columnHeader: 'column',
   labelBefore: 'text before',
   item: 'item',
@@ -283,10 +292,10 @@ export function describeIdentity(identity: Identity): string {
  * live value may be shown (no secret), `recorded` holds what the recording stored (templates).
  */
 export function identityDifference(live: LiveIdentity, expected: Identity, recorded: Identity, shown: (text: string) => string): string {
-  return IDENTITY_FACETS.filter((facet) => expected[facet] !== undefined && !sameFacet(live, facet, expected[facet]!))
+  return IDENTITY_FACETS.filter((facet) => expected[facet] !== undefined && !sameFacet(live, facet, expected))
     .map((facet) => {
-      if (facet === 'rowCell') return `no cell ${JSON.stringify(expected[facet])} in its row (recorded ${JSON.stringify(recorded[facet])})`;
-      return `${FACET_WORDS[facet]} ${live[facet] === undefined ? 'missing' : JSON.stringify(shown(live[facet]!))} (recorded ${JSON.stringify(recorded[facet])})`;
+      const now = facet === 'rowCell' ? (expected.rowCellAt === undefined ? undefined : live.rowCells?.[expected.rowCellAt]) : live[facet];
+      return `${FACET_WORDS[facet]} ${now === undefined || now === '' ? 'missing' : JSON.stringify(shown(now))} (recorded ${JSON.stringify(recorded[facet])})`;
     })
     .join(', ');
 }

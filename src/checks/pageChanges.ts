@@ -1,4 +1,5 @@
 import type { Page } from 'playwright';
+import { READ_FORM_JS } from './formState.js';
 
 /**
  * In-page JavaScript: `__roteChanges()` installs, once per document, one MutationObserver that
@@ -11,7 +12,7 @@ export const CHANGE_LOG_JS = String.raw`
   var __roteChanges = function () {
     var state = window.__roteChangeLog;
     if (state) return state;
-    state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [], touched: new WeakSet() };
+    state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [], formsAsFound: new WeakMap() };
     var note = function (el, t, attribute) {
       if (!el || el.nodeType !== 1) return;
       // Counted apart from the bounded ring: whether anything at all changed between two looks.
@@ -43,11 +44,16 @@ export const CHANGE_LOG_JS = String.raw`
     window.addEventListener('beforeunload', function () { state.leaving = true; });
     // A form's submission is dispatched inside the click (or Enter) that submits it, and its
     // navigation comes in a task queued after: settling that looks before that task reads these.
-    // Controls that input reached (a key, a click, a choice): the run set them. One a page's script
-    // set fires neither event, and is what formState.ts compares before a form is sent.
-    var touch = function (event) { var el = event.composedPath ? event.composedPath()[0] : event.target; if (el && el.nodeType === 1) state.touched.add(el); };
-    window.addEventListener('input', touch, true);
-    window.addEventListener('change', touch, true);
+    // A form as the run found it: its controls' states read at the first input that reaches it
+    // (a press, a key, a focus, before any of it lands), so what the run and the page's answers
+    // to it set later is not in it (formState.ts compares it before the form is sent).
+    var firstTouch = function (event) {
+      var el = event.composedPath ? event.composedPath()[0] : event.target;
+      if (!el || el.nodeType !== 1) return;
+      var form = el.form || (el.closest && el.closest('form'));
+      if (form && form.tagName === 'FORM' && !state.formsAsFound.has(form)) state.formsAsFound.set(form, (${READ_FORM_JS})(form));
+    };
+    ['pointerdown', 'mousedown', 'keydown', 'focusin', 'beforeinput', 'input', 'change'].forEach(function (type) { window.addEventListener(type, firstTouch, true); });
     window.addEventListener('submit', function (event) { state.seq++; state.submits.push({ t: Date.now(), event: event }); if (state.submits.length > 50) state.submits.shift(); }, true);
     return state;
   };`;

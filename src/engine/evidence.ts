@@ -46,6 +46,8 @@ export function sendingPoint(action: Action): { x: number; y: number } | null | 
     case 'keypress':
       return action.keys.some((key) => /^(enter|return)$/i.test(key)) ? null : undefined;
     case 'type':
+      // Typed text that ends a line presses Enter in the field.
+      return /[\n\r]/.test(action.text) ? null : undefined;
     case 'drag':
     case 'scroll':
     case 'move':

@@ -8,10 +8,10 @@ import { lookalikes, sameBox, type Lookalike } from '../checks/lookalikes.js';
 import { recordedName } from '../checks/secretTarget.js';
 import { fold } from '../params/fold.js';
 import type { BoundParams } from '../params/boundParams.js';
-import { isTemplate } from '../params/template.js';
 import type { Deadline } from '../progress/deadline.js';
 import { targetOf } from './evidence.js';
-import { expectedIdentity, expectedOwnText, needsIdentity, shownFacet } from './targetIdentity.js';
+import { expectedIdentity, expectedOwnText, identityNames, needsIdentity, shownFacet } from './targetIdentity.js';
+import { movedRecord, valueNotHeld } from './whichRecord.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 
 export type Located = {
@@ -77,12 +77,12 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const point = actionPoint(action);
   // The kind is counted every time (see below): asked together with the target, the two round trips overlap.
   const counting = needsIdentity(action)
-    ? lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, cells: rendered?.rowCell !== undefined, deadline })
+    ? lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, cells: rendered?.rowCell !== undefined || node.state.holds !== undefined, deadline })
     : undefined;
   const live = await targetOf(page, action, { identity: rendered !== undefined, deadline }, point);
   const isRecorded = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted) && (!rendered || sameIdentity(target.identity, rendered));
   // A pick by a parameter's value (the row of this run's customer) is another element by design.
-  const pickedByValue = wanted.semantic || Object.values(node.state.identity ?? {}).some((facet) => isTemplate(facet));
+  const pickedByValue = wanted.semantic || identityNames(node.state.identity).length > 0;
   const stay = (target: Target) => accept<Located>({ target, kind: 'cached', action, firstRead: true });
 
   // A named container (row, dialog) is not an identity: it is shared by every field of a layout
@@ -99,8 +99,8 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
     const here = difference ? `the element there has ${difference}` : describeLive(live, point);
     return refuse(`${here}, ${wanted.described}, and ${pick.reason}`);
   }
-  const moved = movedRecord(found, pick.value, node.state.order);
-  if (moved) return refuse(`${describeLive(live, point)}, ${wanted.described}; ${moved}`);
+  const otherRecord = movedRecord(found, pick.value, node.state.order) ?? valueNotHeld(pick.value, node.state.holds, params);
+  if (otherRecord) return refuse(`${describeLive(live, point)}, ${wanted.described}; ${otherRecord}`);
   if (isRecorded(live) && sameBox(live.box, pick.value.box)) return stay(live);
   if (!point || !node.box) return refuse(`${describeLive(live, point)}, ${wanted.described}: it is elsewhere, and ${action.type === 'type' ? 'typing' : 'a key press'} goes where the focus is`);
   const relocated = await moveTo(page, node, action, point, pick.value.box, isRecorded, pickedByValue, recorded, params, expectedName, rendered !== undefined, deadline);
@@ -120,18 +120,6 @@ function pickTarget(found: Lookalike[], identity: Identity | undefined, position
   if (recordedMatches === 1 && !identity) return refuse(`it was the only one of its kind when recorded and ${same.length} visible elements are like it now: which one is meant cannot be shown`);
   const recordedCount = position ? ` (${position.of} when recorded)` : '';
   return refuse(`${same.length} visible elements are like it${recordedCount} and nothing on the page tells which one it is: the step cannot be shown safe`);
-}
-
-/**
- * Why a target known by a record's name (recordIdentity's `order`) cannot be taken where that name
- * now stands: at another place among its look-alikes, the name and the place point at two rows,
- * and nothing recorded says which the step meant (the request of "Ada Byrne", or the first one).
- */
-function movedRecord(found: readonly Lookalike[], picked: Lookalike, order: { index: number; of: number } | undefined): string | undefined {
-  if (!order) return undefined;
-  const place = found.indexOf(picked);
-  if (place === order.index) return undefined;
-  return `the name it was known by now stands at place ${place + 1} of ${found.length} among the elements like it, and stood at place ${order.index + 1} of ${order.of} when recorded: neither a parameter nor the task's words give that name, so nothing recorded tells whether the step meant the name or the place, and the step cannot be shown safe`;
 }
 
 /** Acts at the target's new place, once the element there is shown to be it. */

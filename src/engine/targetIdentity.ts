@@ -8,7 +8,8 @@ import { lookAlike, viewportScreenshot } from '../checks/visual.js';
 import { messageOf } from '../errors/messageOf.js';
 import type { BoundParams } from '../params/boundParams.js';
 import { redactSecrets } from '../params/secret.js';
-import { isTemplate, renderTemplate, templateNames } from '../params/template.js';
+import { renderTemplate, templateNames } from '../params/template.js';
+import { incidentalOrder, namesSomething, rowCellOf, valuesHeld } from './whichRecord.js';
 import { hideSecretsInCut } from '../checks/secretTarget.js';
 import { narrowed, type Deadline } from '../progress/deadline.js';
 import type { NodeState } from '../trajectory/trajectoryNode.js';
@@ -40,7 +41,7 @@ const IDENTITY_PRIORITY: readonly IdentityFacet[] = ['testId', 'rowHeader', 'row
 /** Facets a person reads, which may show a parameter's value (the row of the customer being edited). */
 const READABLE_FACETS = new Set<IdentityFacet>(['rowHeader', 'rowCell', 'columnHeader', 'item', 'labelBefore', 'group', 'heading', 'describedBy', 'placeholder']);
 
-type RecordedIdentity = Pick<NodeState, 'matches' | 'identity' | 'position' | 'order' | 'roleFromAncestor' | 'ownText' | 'ambiguous'>;
+type RecordedIdentity = Pick<NodeState, 'matches' | 'identity' | 'position' | 'order' | 'holds' | 'roleFromAncestor' | 'ownText' | 'ambiguous'>;
 
 /**
  * What a recorded target needs besides its fingerprint: how many elements share its kind, and
@@ -49,19 +50,24 @@ type RecordedIdentity = Pick<NodeState, 'matches' | 'identity' | 'position' | 'o
  * task's words as given (a template): a name they say is what the step means.
  */
 export async function recordIdentity(page: Page, target: Target, action: Action, params: BoundParams, task: string, deadline: Deadline): Promise<RecordedIdentity> {
-  const found = await lookalikes(page, target.fingerprint, { byRole: target.roleOwn, text: target.ownText, cells: true, deadline });
+  const rowCell = needsIdentity(action) ? rowCellOf(target.identity, params) : undefined;
+  // The look-alikes' rows are read whole only where a cell of the target's row shows a value.
+  const found = await lookalikes(page, target.fingerprint, { byRole: target.roleOwn, text: target.ownText, cells: rowCell !== undefined, deadline });
   const recorded: RecordedIdentity = { matches: found ? found.length : null };
   if (!target.roleOwn) recorded.roleFromAncestor = true;
   // Counted by its tag, its own words are its name: what its look-alikes are counted by on replay.
   if (!countedByRole(target.fingerprint, target.roleOwn)) recorded.ownText = storedFacet(target.ownText, params).text;
   if (!needsIdentity(action) || found?.length === 1) return recorded;
-  const telling = tellingFacets(withRowCell(target.identity, params), found ?? [], params);
+  const live: LiveIdentity = rowCell ? { ...target.identity, rowCell: rowCell.text, rowCellAt: rowCell.at } : target.identity;
+  const telling = tellingFacets(live, found ?? [], params);
   if (hasFacets(telling)) {
-    const templated = templatedIdentity(telling, params);
+    const templated = templatedIdentity(telling, params, rowCell?.template);
     recorded.identity = templated.identity;
     if (templated.ambiguous.length > 0) recorded.ambiguous = templated.ambiguous;
     const order = incidentalOrder(target, action, templated.identity, found ?? [], task);
     if (order) recorded.order = order;
+    const held = valuesHeld(target.identity, templated.identity, params);
+    if (held.length > 0) recorded.holds = held;
   }
   // Position only for a target under a point: the field that holds the focus looks unlike the
   // others because of its focus ring, and whatever field holds the focus on replay looks so too.
@@ -110,17 +116,18 @@ async function looksUnlikeTheOthers(page: Page, target: Target, same: readonly L
 function tellingFacets(identity: Identity, found: readonly Lookalike[], params: BoundParams): Identity {
   const telling: Identity = {};
   let left = found.length;
-  // A facet that is a parameter's value is what the task names (the claim of {{amount}}): asked
+  // A facet that shows a parameter's value is what the task names (the claim of {{amount}}): asked
   // before any other, digits or not, so the row follows the value and not a name that is incidental.
-  const named = IDENTITY_PRIORITY.filter((facet) => identity[facet] !== undefined && standsForAny(facet, identity[facet]!, params));
+  const named = IDENTITY_PRIORITY.filter((facet) => identity[facet] !== undefined && (facet === 'rowCell' || standsForAny(facet, identity[facet]!, params)));
   const rest = IDENTITY_PRIORITY.filter((facet) => !named.includes(facet));
   const order = [...named, ...rest.filter((facet) => !/\d/.test(identity[facet] ?? '')), ...rest.filter((facet) => /\d/.test(identity[facet] ?? ''))];
   for (const facet of order) {
     const value = identity[facet];
     if (value === undefined) continue;
-    const narrower = found.filter((other) => sameIdentity(other.identity, { ...telling, [facet]: value })).length;
+    const asked: Identity = { ...telling, [facet]: value, ...(facet === 'rowCell' ? { rowCellAt: identity.rowCellAt } : {}) };
+    const narrower = found.filter((other) => sameIdentity(other.identity, asked)).length;
     if (narrower >= left) continue;
-    telling[facet] = value;
+    Object.assign(telling, asked);
     left = narrower;
     if (left <= 1) break;
   }
@@ -133,56 +140,12 @@ function standsForAny(facet: IdentityFacet, text: string, params: BoundParams): 
 }
 
 /**
- * The target's identity with, for a target in a table row, the first of the row's other cells
- * that is a parameter's whole value as its rowCell: what the task names may stand in any column.
- */
-function withRowCell(identity: LiveIdentity, params: BoundParams): LiveIdentity {
-  const cell = identity.rowCells?.find((text) => text !== identity.rowHeader && standsForAny('rowCell', text, params));
-  return cell === undefined ? identity : { ...identity, rowCell: cell };
-}
-
-/**
- * Facets that say which record a row or a list item is (a claimant's name, a request's title):
- * data, not a label. A field's row header is its label ("Author"); a button's is the record's.
- */
-const RECORD_FACETS: readonly IdentityFacet[] = ['rowHeader', 'item'];
-
-/**
- * Where a click is known by a record's name that neither a parameter nor the task's words give,
- * that name may be what the step means, or it may be the row that happened to stand there ("the
- * first request"). Nothing recorded tells which, so the target's place among its look-alikes is
- * kept beside it: a replay that finds the name at another place does not choose between them.
- * A field is known by its label and is left out, and so is a name the task says.
- */
-function incidentalOrder(target: Target, action: Action, stored: Identity, found: readonly Lookalike[], task: string): { index: number; of: number } | undefined {
-  if (action.type !== 'click' && action.type !== 'double_click' && action.type !== 'drag') return undefined;
-  if (target.showsValue) return undefined;
-  const taskWords = facetReading(task);
-  const incidental = RECORD_FACETS.some((facet) => {
-    const value = stored[facet];
-    return value !== undefined && !isTemplate(value) && !namedBy(taskWords, facetReading(value));
-  });
-  if (!incidental) return undefined;
-  const index = found.findIndex((other) => sameBox(other.box, target.box));
-  return index >= 0 ? { index, of: found.length } : undefined;
-}
-
-/** Whether the task's words say a name, as whole words ("Approve Cy Diaz's request" says "cy diaz"). */
-function namedBy(taskWords: string, name: string): boolean {
-  if (name.length < 3 || !/\p{L}/u.test(name)) return false;
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(taskWords);
-}
-
-/**
  * Whether a facet's text can stand for a parameter's value: the same reading, and long enough to
  * be a name rather than a coincidence (a row numbered "2" is not the {{copies}} of the run): three
  * characters with a letter, or a number of four digits or more (an order id).
  */
 function standsFor(facetText: string, value: string): boolean {
-  const reading = facetReading(facetText);
-  if (reading !== facetReading(value)) return false;
-  return (reading.length >= 3 && /\p{L}/u.test(reading)) || /^\d{4,}$/.test(reading.replace(/[\s.,-]/g, ''));
+  return facetReading(facetText) === facetReading(value) && namesSomething(value);
 }
 
 /**
@@ -190,12 +153,18 @@ function standsFor(facetText: string, value: string): boolean {
  * limit), and a facet a person reads that is a parameter's whole value as its template, so the
  * next run looks for the row of its own value.
  */
-function templatedIdentity(identity: Identity, params: BoundParams): { identity: Identity; ambiguous: string[][] } {
+function templatedIdentity(identity: Identity, params: BoundParams, rowCellTemplate: string | undefined): { identity: Identity; ambiguous: string[][] } {
   const ambiguous: string[][] = [];
   const stored: Identity = {};
   for (const facet of IDENTITY_FACETS) {
     const value = identity[facet];
     if (value === undefined) continue;
+    // A row's cell is kept only for the value it shows, templated where it stands in the cell's words (`${{amount}}`).
+    if (facet === 'rowCell' && rowCellTemplate !== undefined) {
+      stored.rowCell = storedFacet(rowCellTemplate, params).text;
+      stored.rowCellAt = identity.rowCellAt;
+      continue;
+    }
     const names = READABLE_FACETS.has(facet) ? params.plainEntries().filter(([, plain]) => standsFor(value, plain)).map(([name]) => name) : [];
     if (names.length > 1) ambiguous.push(names);
     stored[facet] = names.length > 0 ? `{{${names[0]}}}` : storedFacet(value, params).text;
@@ -218,7 +187,7 @@ export function shownFacet(text: string, params: BoundParams): string {
 
 /** The recorded identity with this run's values, cut as the page's facets are; a string is why it cannot be rendered. */
 export function expectedIdentity(identity: Identity, params: BoundParams): Outcome<Identity> {
-  const rendered: Identity = {};
+  const rendered: Identity = identity.rowCellAt !== undefined ? { rowCellAt: identity.rowCellAt } : {};
   for (const facet of IDENTITY_FACETS) {
     const value = identity[facet];
     if (value === undefined) continue;

@@ -59,6 +59,9 @@ export const waitRegionSchema = z.object({
 });
 export type WaitRegion = z.infer<typeof waitRegionSchema>;
 
+/** An element's place among others: the index-th (from 0) of `of`. */
+const placeSchema = z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() });
+
 /**
  * What a node keeps besides its action: how to replay it and how sure we were of the target.
  * The schema is the type: stored rows are read through it, and nothing else says the shape.
@@ -97,13 +100,18 @@ export const stateSchema = z
      * replay; with `position` among those it still shared everything with, the last resort.
      */
     identity: identitySchema.optional(),
-    position: z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() }).optional(),
+    position: placeSchema.optional(),
     /**
-     * A click known by a record's name that neither a parameter nor the task's words gave (the
-     * row of "Ada Byrne"): its place among all its look-alikes when recorded. A replay that finds
-     * that name at another place diverges, as nothing recorded tells the name from the place.
+     * A click known by words that neither a parameter nor the task's words gave (the row of "Ada
+     * Byrne"): its place among all its look-alikes when recorded. A replay that finds those words
+     * at another place diverges, as nothing recorded tells the words from the place (whichRecord.ts).
      */
-    order: z.object({ index: z.number().int().nonnegative(), of: z.number().int().positive() }).optional(),
+    order: placeSchema.optional(),
+    /**
+     * Parameters whose value the target's row or list item showed when recorded, where nothing of
+     * its identity was a template: a replay acts only on a record that shows this run's values.
+     */
+    holds: z.array(z.string()).optional(),
     /** The target's role and name are an ancestor's (a bare icon, a clickable div): its look-alikes are found by tag and own words. */
     roleFromAncestor: z.boolean().optional(),
     /** Such a target's own words (templated), what it is known by. */
