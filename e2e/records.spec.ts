@@ -119,3 +119,18 @@ test('requests shown as cards, each name in the text before its button, are no m
   expect(cacheOnly.status).toBe('diverged');
   expect(app.sent).toHaveLength(1);
 });
+
+test('a form of divs that a script sends is checked as a form', async ({ app, run }) => {
+  app.set({ markup: 'divs' });
+  const task = 'File a ticket about {{subject}} from {{zip}}';
+  await run('/ticket', task, { subject: 'Printer jam', zip: '10115', urgent: 'no' });
+  expect(app.sent.at(-1)!.fields).toEqual({ subject: 'Printer jam', region: 'East', zip: '10115' });
+  const again = await run('/ticket', task, { subject: 'Login loop', zip: '20095', urgent: 'no' });
+  expect(app.sent.at(-1)!.fields).toEqual({ subject: 'Login loop', region: 'South', zip: '20095' });
+  expect(again.status, reasons(again)).toBe('replayed');
+  app.set({ urgentTicked: true });
+  const cacheOnly = await run('/ticket', task, { subject: 'Paper out', zip: '10115', urgent: 'no' }, { mode: 'replay-only' });
+  expect(cacheOnly.status).toBe('diverged');
+  expect(reasons(cacheOnly)).toContain('checkbox "urgent" is on (was off)');
+  expect(app.sent).toHaveLength(2);
+});

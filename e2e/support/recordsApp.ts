@@ -19,6 +19,8 @@ export type RecordsState = {
   layout: 'list' | 'cards';
   /** /ticket: whether the form is sent by its button or by Enter at the end of the ZIP code typed. */
   sendBy: 'button' | 'enter';
+  /** /ticket: a `<form>`, or divs whose Send button posts the fields by script (no form element). */
+  markup: 'form' | 'divs';
   /** /requests: who asked, top first. */
   requesters: string[];
   /** /requests: whose request the oracle approves (the task's words say it); null: the first one. */
@@ -64,11 +66,11 @@ function ticketPage(state: RecordsState): string {
   return page(
     'New ticket',
     // The region follows the ZIP code typed, set by the page's script (no input event of its own).
-    `<form method="post" action="/ticket"><div>Subject <input name="subject"></div>
+    `<${state.markup === 'form' ? 'form method="post" action="/ticket"' : 'div id="ticket"'}><div>Subject <input name="subject"></div>
      <div><input type="checkbox" name="urgent" value="yes"${state.urgentTicked ? ' checked' : ''}> <span aria-hidden="true">&#9888;</span></div>
      <div>Region <select name="region"><option>North</option><option>East</option><option>South</option><option>West</option></select></div>
-     <div>ZIP <input name="zip" oninput="this.form.region.selectedIndex = Number(this.value[0] || 0) % 4"></div>
-     <button type="submit">Send</button></form>`,
+     <div>ZIP <input name="zip" oninput="document.querySelector('[name=region]').selectedIndex = Number(this.value[0] || 0) % 4"></div>
+     ${state.markup === 'form' ? '<button type="submit">Send</button></form>' : `<button type="button" onclick="sendByScript()">Send</button></div>${SEND_BY_SCRIPT}`}`,
     `var subject = document.querySelector('input[name=subject]'), box = document.querySelector('input[name=urgent]'), zip = document.querySelector('input[name=zip]');
      if (subject.value !== params.subject) { var a = o.at(subject, 'Subject'); a.actions.push({ type: 'type', text: params.subject }); return a; }
      if (box.checked !== (params.urgent === 'yes')) return o.at(box, 'Set urgent to ' + params.urgent);
@@ -77,8 +79,15 @@ function ticketPage(state: RecordsState): string {
   );
 }
 
+/** The divs' Send: the fields posted by fetch as a form would post them, then the confirmation. */
+const SEND_BY_SCRIPT = `<script>function sendByScript() {
+  var body = new URLSearchParams();
+  document.querySelectorAll('#ticket input, #ticket select').forEach(function (c) { if (c.type !== 'checkbox' || c.checked) body.append(c.name, c.value); });
+  fetch('/ticket', { method: 'POST', body: body }).then(function () { location.href = '/done'; });
+}</script>`;
+
 export async function startRecordsApp(): Promise<RecordsApp> {
-  const state: RecordsState = { amounts: ['80.00', '250.00', '2500.00'], paid: ['0.00', '0.00', '0.00'], dollars: false, layout: 'list', sendBy: 'button', requesters: ['Dana Reyes', 'Eli Novak', 'Fay Ortiz', 'Gus Lind'], wants: null, urgentTicked: false };
+  const state: RecordsState = { amounts: ['80.00', '250.00', '2500.00'], paid: ['0.00', '0.00', '0.00'], dollars: false, layout: 'list', sendBy: 'button', markup: 'form', requesters: ['Dana Reyes', 'Eli Novak', 'Fay Ortiz', 'Gus Lind'], wants: null, urgentTicked: false };
   const sent: RecordsApp['sent'] = [];
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { method, path } = requestTarget(req);

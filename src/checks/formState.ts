@@ -17,23 +17,43 @@ import { withinDeadline, type Deadline } from '../progress/deadline.js';
 export type FormControlState = { key: string; state: string };
 
 /**
- * In-page: a form's controls and their states. Disabled ones are counted before they are left out
- * (they are not sent), so that a control's place does not depend on which others are enabled.
- * Source text (see perform.ts), also run by the change log at a form's first input (pageChanges.ts).
+ * In-page: what a page sends as one form. A `<form>`; else, for a page that sends by script from
+ * divs, the nearest ancestor that holds both a button and a control other than `el` (the same
+ * from any field of it and from its Submit). Null where there is none.
+ */
+export const FORM_OF_JS = String.raw`function (el) {
+  var owner = el.form || el.closest('form');
+  if (owner) return owner;
+  var VALUE = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image]), select, textarea, [role=switch], [role=checkbox], [role=radio]';
+  var BUTTON = 'button, input[type=submit], input[type=button], input[type=image], [role=button]';
+  for (var a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+    var others = Array.prototype.some.call(a.querySelectorAll(VALUE), function (c) { return c !== el; });
+    if (others && a.querySelector(BUTTON)) return a;
+  }
+  return null;
+}`;
+
+/**
+ * In-page: a form's controls and their states, native and ARIA (a switch, a checkbox drawn with
+ * divs). Disabled ones are counted before they are left out (they are not sent), so that a
+ * control's place does not depend on which others are enabled. Source text (see perform.ts), also
+ * run by the change log at a form's first input (pageChanges.ts).
  */
 export const READ_FORM_JS = String.raw`function (form) {
+  var controls = Array.prototype.slice.call(form.querySelectorAll('input, select, textarea, [role=switch], [role=checkbox], [role=radio]'));
+  if (form.tagName === 'FORM') Array.prototype.forEach.call(form.elements, function (c) { if (controls.indexOf(c) < 0) controls.push(c); });
   var seen = {}, out = [];
-  for (var i = 0; i < form.elements.length; i++) {
-    var c = form.elements[i], tag = c.tagName.toLowerCase();
-    if (tag !== 'input' && tag !== 'select' && tag !== 'textarea') continue;
-    var type = tag === 'input' ? (c.getAttribute('type') || 'text').toLowerCase() : tag === 'select' ? (c.multiple ? 'multiple' : 'one') : '';
+  for (var i = 0; i < controls.length; i++) {
+    var c = controls[i], tag = c.tagName.toLowerCase(), native = tag === 'input' || tag === 'select' || tag === 'textarea';
+    var type = tag === 'input' ? (c.getAttribute('type') || 'text').toLowerCase() : tag === 'select' ? (c.multiple ? 'multiple' : 'one') : native ? '' : c.getAttribute('role');
     if (/^(hidden|submit|button|reset|image|file)$/.test(type)) continue;
-    var name = c.getAttribute('name') || '';
+    var name = native ? c.getAttribute('name') || '' : '';
     if (/\d{4,}|[0-9a-f]{8,}/i.test(name)) name = '';
-    var base = tag + ':' + type + ':' + name;
+    var base = (native ? tag : 'aria') + ':' + type + ':' + name;
     var n = seen[base] = (seen[base] || 0) + 1;
-    if (c.disabled) continue;
-    var state = type === 'checkbox' || type === 'radio' ? (c.checked ? 'on' : 'off')
+    if (native ? c.disabled : c.getAttribute('aria-disabled') === 'true') continue;
+    var state = !native ? ({ 'true': 'on', 'mixed': 'mixed' })[c.getAttribute('aria-checked')] || 'off'
+      : type === 'checkbox' || type === 'radio' ? (c.checked ? 'on' : 'off')
       : tag === 'select' ? 'choice ' + Array.prototype.map.call(c.selectedOptions, function (o) { return o.index; }).join(',')
       : (c.value === '' ? 'empty' : 'filled');
     out.push({ key: base + ':' + n, state: state });
@@ -48,12 +68,12 @@ const FORM_STATE_JS = String.raw`function (at) {
   var control = el.closest('button, input, select, textarea, [role=button]');
   if (!control) return null;
   var tag = control.tagName.toLowerCase(), type = (control.getAttribute('type') || '').toLowerCase();
-  // Any button of a form may send it (a script's Save sends it by fetch); Reset sends nothing. Enter
+  // Any button may send a form (a script's Save sends it by fetch); Reset sends nothing. Enter
   // sends from a field or a focused button.
   var sends = at ? (tag === 'button' && type !== 'reset') || (tag === 'input' && /^(submit|image|button)$/.test(type)) || control.getAttribute('role') === 'button'
                  : tag === 'input' || tag === 'button';
   if (!sends) return null;
-  var form = control.form || control.closest('form');
+  var form = (${FORM_OF_JS})(control);
   if (!form) return null;
   var log = window.__roteChangeLog;
   var found = log && log.formsAsFound && log.formsAsFound.get(form);
@@ -77,8 +97,12 @@ export async function untouchedFormState(page: Page, at: { x: number; y: number 
 
 /** How one control is named in a message: `checkbox "urgent"`, or `the 2nd unnamed checkbox`. */
 function describeControl(key: string): string {
-  const [tag, type, name, place] = key.split(':');
-  const kind = tag === 'input' ? type! : tag === 'select' ? 'select' : tag!;
+  // A name may hold colons itself (JSF's "form:subject"): tag and type come first, the place last.
+  const parts = key.split(':');
+  const [tag, type] = parts;
+  const place = parts.at(-1);
+  const name = parts.slice(2, -1).join(':');
+  const kind = tag === 'input' || tag === 'aria' ? type! : tag === 'select' ? 'select' : tag!;
   return name ? `${kind} "${name}"${place !== '1' ? ` (number ${place})` : ''}` : `unnamed ${kind} number ${place}`;
 }
 

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright';
-import { READ_FORM_JS } from './formState.js';
+import { FORM_OF_JS, READ_FORM_JS } from './formState.js';
 
 /**
  * In-page JavaScript: `__roteChanges()` installs, once per document, one MutationObserver that
@@ -47,11 +47,14 @@ export const CHANGE_LOG_JS = String.raw`
     // A form as the run found it: its controls' states read at the first input that reaches it
     // (a press, a key, a focus, before any of it lands), so what the run and the page's answers
     // to it set later is not in it (formState.ts compares it before the form is sent).
+    var formOf = new WeakMap();
     var firstTouch = function (event) {
       var el = event.composedPath ? event.composedPath()[0] : event.target;
       if (!el || el.nodeType !== 1) return;
-      var form = el.form || (el.closest && el.closest('form'));
-      if (form && form.tagName === 'FORM' && !state.formsAsFound.has(form)) state.formsAsFound.set(form, (${READ_FORM_JS})(form));
+      // Which form an element is in, asked once per element: keys come one by one.
+      if (!formOf.has(el)) formOf.set(el, el.closest ? (${FORM_OF_JS})(el) : null);
+      var form = formOf.get(el);
+      if (form && !state.formsAsFound.has(form)) state.formsAsFound.set(form, (${READ_FORM_JS})(form));
     };
     ['pointerdown', 'mousedown', 'keydown', 'focusin', 'beforeinput', 'input', 'change'].forEach(function (type) { window.addEventListener(type, firstTouch, true); });
     window.addEventListener('submit', function (event) { state.seq++; state.submits.push({ t: Date.now(), event: event }); if (state.submits.length > 50) state.submits.shift(); }, true);

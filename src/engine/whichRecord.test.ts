@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Action } from '../actions/action.js';
 import type { Target } from '../checks/fingerprint.js';
 import { bindParams } from '../params/params.js';
-import { incidentalOrder, movedRecord, rowCellOf, showsWithin, valueNotHeld, valuesHeld } from './whichRecord.js';
+import { incidentalOrder, movedRecord, namesSomething, rowCellOf, showsWithin, valueNotHeld, valuesHeld } from './whichRecord.js';
 
 const params = bindParams({ amount: '250.00', copies: '2', customer: 'Ada Byrne' }, 'test');
 const box = (y: number) => ({ x: 10, y, width: 60, height: 20 });
@@ -12,6 +12,15 @@ const lookalikes = [box(0), box(30), box(60)].map((b) => ({ box: b, identity: {}
 const click: Action = { type: 'click', x: 40, y: 40, button: 'left' };
 
 describe('which record a target stands in', () => {
+  it('takes a value for a name only when it could hardly match by chance', () => {
+    expect(namesSomething('2')).toBe(false);
+    expect(namesSomething('310')).toBe(false);
+    expect(namesSomething('$310.00')).toBe(true);
+    expect(namesSomething('$9.50')).toBe(true);
+    expect(namesSomething('1234')).toBe(true);
+    expect(namesSomething('Ada')).toBe(true);
+  });
+
   it('finds a value as whole words only', () => {
     expect(showsWithin('$250.00', '250.00')).toBe(true);
     expect(showsWithin('250.00 USD', '250.00')).toBe(true);

@@ -11,11 +11,14 @@ import { isTemplate } from '../params/template.js';
 
 /**
  * Whether a value is long enough to name something rather than to match by chance (a row numbered
- * "2" is not the {{copies}} of the run): three characters with a letter, or four digits or more.
+ * "2" is not the {{copies}} of the run): three characters with a letter; four digits or more (an
+ * order id, "$1,250.00"); or three digits written as money or a measure ("$9.50", "310%").
  */
 export function namesSomething(value: string): boolean {
   const reading = facetReading(value);
-  return (reading.length >= 3 && /\p{L}/u.test(reading)) || /^\d{4,}$/.test(reading.replace(/[\s.,-]/g, ''));
+  if (reading.length >= 3 && /\p{L}/u.test(reading)) return true;
+  const digits = reading.replace(/\D/g, '').length;
+  return digits >= 4 || (digits >= 3 && /[.,]\d{2}(?!\d)|[$€£¥%]/u.test(reading));
 }
 
 /** A value as whole words inside a text ("$250.00" shows 250.00; "1250.00" and "250.001" do not), case aside. */
