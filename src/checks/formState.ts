@@ -6,8 +6,9 @@ import { withinDeadline, type Deadline } from '../progress/deadline.js';
  * press, a key, a focus), before any of it landed: a box ticked, a select's choice, a field filled
  * or empty. A step that sends a form is replayed only when the form was found as it was when that
  * step was recorded: a box the page now loads ticked (an "urgent" flag) would otherwise go out with
- * a value no step of the path chose. What the run sets later, and what the page sets in answer to
- * it (a state picked from the ZIP code typed), is not in it, so new values do not count as change.
+ * a value no step of the path chose. What the page sets in answer to the run (a state picked from
+ * the ZIP code typed) is not in it, so new values do not count as change; the controls the run set
+ * itself are left out, as the path sets them whatever they held.
  *
  * Each control is known by its tag, type, name and its place among the form's controls of that
  * tag, type and name (a name that looks generated is left out, so only the place counts); its state
@@ -39,7 +40,14 @@ export const FORM_OF_JS = String.raw`function (el) {
  * control's place does not depend on which others are enabled. Source text (see perform.ts), also
  * run by the change log at a form's first input (pageChanges.ts).
  */
-export const READ_FORM_JS = String.raw`function (form) {
+export const READ_FORM_JS = String.raw`function (form, shown) {
+  var log = window.__roteChangeLog;
+  // A radio picked changes its group's others with no event of theirs.
+  var touched = function (c, form) {
+    if (!log || !log.touched) return false;
+    if (log.touched.has(c)) return true;
+    return c.type === 'radio' && c.name !== '' && Array.prototype.some.call(form.querySelectorAll('input[type=radio]'), function (o) { return o.name === c.name && log.touched.has(o); });
+  };
   var controls = Array.prototype.slice.call(form.querySelectorAll('input, select, textarea, [role=switch], [role=checkbox], [role=radio]'));
   if (form.tagName === 'FORM') Array.prototype.forEach.call(form.elements, function (c) { if (controls.indexOf(c) < 0) controls.push(c); });
   var seen = {}, out = [];
@@ -56,13 +64,13 @@ export const READ_FORM_JS = String.raw`function (form) {
       : type === 'checkbox' || type === 'radio' ? (c.checked ? 'on' : 'off')
       : tag === 'select' ? 'choice ' + Array.prototype.map.call(c.selectedOptions, function (o) { return o.index; }).join(',')
       : (c.value === '' ? 'empty' : 'filled');
-    out.push({ key: base + ':' + n, state: state });
+    out.push({ key: base + ':' + n, state: state, touched: touched(c, form), shown: !!shown && shown.indexOf(c) >= 0 });
   }
   return out;
 }`;
 
 /** In-page: the form a step at `at` (or, null, by Enter where the focus is) sends, as the run found it. */
-const FORM_STATE_JS = String.raw`function (at) {
+const FORM_STATE_JS = String.raw`function (at, watched) {
   var el = at ? document.elementFromPoint(at.x, at.y) : document.activeElement;
   if (!el) return null;
   var control = el.closest('button, input, select, textarea, [role=button]');
@@ -76,19 +84,29 @@ const FORM_STATE_JS = String.raw`function (at) {
   var form = (${FORM_OF_JS})(control);
   if (!form) return null;
   var log = window.__roteChangeLog;
-  var found = log && log.formsAsFound && log.formsAsFound.get(form);
-  return found || (${READ_FORM_JS})(form);
+  var now = (${READ_FORM_JS})(form);
+  var found = (log && log.formsAsFound && log.formsAsFound.get(form)) || now;
+  // The controls the run set by now are left out: the path sets them, whatever they were found holding.
+  var set = {};
+  now.forEach(function (c) { if (c.touched) set[c.key] = true; });
+  // So are the controls that show a parameter's value (watched): the watch compares them with this run's value.
+  var shown = [];
+  watched.forEach(function (selector) { try { var w = document.querySelector(selector); if (w) shown.push(w); } catch (e) {} });
+  if (shown.length > 0) (${READ_FORM_JS})(form, shown).forEach(function (c) { if (c.shown) set[c.key] = true; });
+  return found.filter(function (c) { return !set[c.key]; }).map(function (c) { return { key: c.key, state: c.state }; });
 }`;
 
 /**
  * The form a step would send (by a click on one of its buttons at `at`, or, null, by Enter where
- * the focus is) as the run found it: read at the run's first input into it, or now if none came.
+ * the focus is) as the run found it: read at the run's first input into it, or now if none came,
+ * without the controls the run set and those `watched` (selectors of controls that show a
+ * parameter's value: the watch of docs/checks.md, "No silent old values", compares them).
  * Undefined when there is no such form or the page cannot be asked (a frame's or a shadow root's
  * form is not looked into).
  */
-export async function untouchedFormState(page: Page, at: { x: number; y: number } | null, deadline: Deadline): Promise<FormControlState[] | undefined> {
+export async function untouchedFormState(page: Page, at: { x: number; y: number } | null, watched: readonly string[], deadline: Deadline): Promise<FormControlState[] | undefined> {
   try {
-    const found = await withinDeadline(deadline, page.evaluate(`(${FORM_STATE_JS})(${JSON.stringify(at)})`), 'reading the form the step sends');
+    const found = await withinDeadline(deadline, page.evaluate(`(${FORM_STATE_JS})(${JSON.stringify(at)}, ${JSON.stringify(watched)})`), 'reading the form the step sends');
     return Array.isArray(found) ? (found as FormControlState[]) : undefined;
   } catch {
     return undefined;

@@ -12,7 +12,7 @@ export const CHANGE_LOG_JS = String.raw`
   var __roteChanges = function () {
     var state = window.__roteChangeLog;
     if (state) return state;
-    state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [], formsAsFound: new WeakMap() };
+    state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [], formsAsFound: new WeakMap(), touched: new WeakSet() };
     var note = function (el, t, attribute) {
       if (!el || el.nodeType !== 1) return;
       // Counted apart from the bounded ring: whether anything at all changed between two looks.
@@ -57,6 +57,15 @@ export const CHANGE_LOG_JS = String.raw`
       if (form && !state.formsAsFound.has(form)) state.formsAsFound.set(form, (${READ_FORM_JS})(form));
     };
     ['pointerdown', 'mousedown', 'keydown', 'focusin', 'beforeinput', 'input', 'change'].forEach(function (type) { window.addEventListener(type, firstTouch, true); });
+    // Controls the run's input set (an input or change reached them; a click on an ARIA switch):
+    // what they were found holding says nothing of what is sent. A page's script sets neither.
+    var touch = function (event) {
+      var el = event.composedPath ? event.composedPath()[0] : event.target;
+      if (!el || el.nodeType !== 1) return;
+      if (event.type === 'click') el = el.closest && el.closest('[role=switch], [role=checkbox], [role=radio]');
+      if (el) state.touched.add(el);
+    };
+    ['input', 'change', 'click'].forEach(function (type) { window.addEventListener(type, touch, true); });
     window.addEventListener('submit', function (event) { state.seq++; state.submits.push({ t: Date.now(), event: event }); if (state.submits.length > 50) state.submits.shift(); }, true);
     return state;
   };`;

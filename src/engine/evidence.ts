@@ -87,7 +87,7 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
 
   // The form the step sends, as its untouched controls held it: a replay sends it only so (formState.ts).
   const sending = sendingPoint(action);
-  const form = sending === undefined ? undefined : await untouchedFormState(page, sending, deadline);
+  const form = sending === undefined ? undefined : await untouchedFormState(page, sending, shown.map((watch) => watch.selector), deadline);
   const state: NodeState = {
     ...watches,
     ...(form && form.length > 0 ? { formState: form } : {}),

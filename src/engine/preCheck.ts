@@ -3,7 +3,7 @@ import { accept } from '../errors/refusal.js';
 import { focusedSelectProblem, type TypeMode } from '../actions/perform.js';
 import { describeFingerprint, type Target } from '../checks/fingerprint.js';
 import { unmovedTarget } from '../checks/lookalikes.js';
-import { recordedName } from '../checks/secretTarget.js';
+import { recordedName, renderSecrets } from '../checks/secretTarget.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { formDifference, untouchedFormState } from '../checks/formState.js';
 import { readableImage } from '../checks/visual.js';
@@ -197,7 +197,8 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
 /** The form the step sends holds, in the controls no step set, what it held when recorded (formState.ts). */
 async function checkForm(draft: Draft): Promise<CheckFail | undefined> {
   const sending = sendingPoint(draft.located?.action ?? draft.bound!);
-  const live = sending === undefined ? undefined : await untouchedFormState(draft.env.page, sending, draft.env.deadline);
+  const watched = (draft.node.state.watches ?? []).map((watch) => renderSecrets(watch.selector, draft.env.params));
+  const live = sending === undefined ? undefined : await untouchedFormState(draft.env.page, sending, watched, draft.env.deadline);
   if (!live) return fail(draft, 'the step sent a form when recorded, and the form it would send now cannot be read');
   return optionalFail(draft, formDifference(draft.node.state.formState!, live));
 }
