@@ -59,10 +59,8 @@ export const IDENTITY_FACETS: readonly IdentityFacet[] = ['rowHeader', 'rowCell'
 
 export const FACET_LIMIT = 120;
 
-/** A row's cells read for a rowCell: a record's columns, not a spreadsheet's hundreds. */
+/** A record's words read for the values it shows: a row's first cells, a list item's first characters (a record's, not a page's). */
 const ROW_CELLS_LIMIT = 24;
-
-/** A list item's words read for the values it holds: a record's, not a page's. */
 const ITEM_TEXT_LIMIT = 400;
 
 /**
