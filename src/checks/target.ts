@@ -106,7 +106,7 @@ const KEPT_READS = 32;
  * go past KEPT_READS), with the log's count of changes then, for a last look at that very element
  * (lastLook.ts) and for the next step's read answered by this one (readProof.ts).
  */
-const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity, readNumber) {
+const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity, readNumber, withCells) {
   var log = window.__roteChangeLog, read = null;
   if (log) {
     if (!log.reads) log.reads = new Map();
@@ -131,7 +131,7 @@ const DESCRIBE_ELEMENT = kitFunction('describe-element', `function (withIdentity
   // What a click at the middle of its box would hit, in the top page only (a frame's or a shadow
   // root's element answers through its host): the element itself, or nothing stands over it.
   var uncovered = document === window.document && window === window.top && this.getRootNode() === document ? hitsItself(this, r) : null;
-  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: state.checked, hasText: state.hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this, true) : {}, uncovered: uncovered, read: read };
+  return { x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height, tag: tag, type: type, checked: state.checked, hasText: state.hasText, showsValue: textual, ownText: words, identity: withIdentity ? identityOf(this, withCells) : {}, uncovered: uncovered, read: read };
 }`);
 
 type Described = { x: number; y: number; width: number; height: number; tag: string; type: string | null; checked: boolean | null; hasText: boolean; showsValue: boolean; ownText: string; identity: LiveIdentity; uncovered: boolean | null; read: string | null };
@@ -141,7 +141,12 @@ export type AXNode = { nodeId: string; ignored: boolean; role?: AXValue; name?: 
 const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'StaticText', 'InlineTextBox', 'LineBreak', 'LabelText']);
 
 /** By when the capture must be over (the run's deadline), and what to take besides the fingerprint, box and state. */
-export type CaptureOptions = { deadline: Deadline; identity?: boolean };
+export type CaptureOptions = {
+  deadline: Deadline;
+  identity?: boolean;
+  /** The words of the record the element stands in too (rowCells, itemText): when recording, and for a recorded rowCell. */
+  cells?: boolean;
+};
 
 /** The target an action at `point` (viewport CSS pixels) would land on, or null if none. */
 export function targetAt(page: Page, point: Point, options: CaptureOptions): Promise<Target | null> {
@@ -174,7 +179,7 @@ async function readTarget(page: Page, expression: string, options: CaptureOption
     if (!objectId || picked.result.subtype === 'null') return null;
     // Both requests go out together: one round trip for geometry and accessibility.
     const [described, ax] = await Promise.all([
-      callKitOn(cdp, DESCRIBE_ELEMENT, { objectId, arguments: [{ value: options.identity !== false }, { value: read }], returnByValue: true }),
+      callKitOn(cdp, DESCRIBE_ELEMENT, { objectId, arguments: [{ value: options.identity !== false }, { value: read }, { value: options.cells === true }], returnByValue: true }),
       cdp.send('Accessibility.getPartialAXTree', { objectId, fetchRelatives: true }),
     ]);
     const element = described as Described | undefined;

@@ -79,7 +79,7 @@ export function typeModeFor(target: Target | null): TypeMode {
 export async function captureEvidence(page: Page, action: Action, params: BoundParams, task: string, deadline: Deadline): Promise<RecordedEvidence> {
   const url = templatedUrl(page.url(), params);
   const point = actionPoint(action);
-  const target = await targetOf(page, action, { deadline }, point);
+  const target = await targetOf(page, action, { deadline, cells: true }, point);
   // Which controls already show a parameter's value; kept at commit for the parameters the run never set.
   const shown = await shownValues(page, params.toRecord());
   const watches: NodeState = shown.length > 0 ? { watches: shown.map((watch) => storedWatch(watch, params)) } : {};

@@ -79,7 +79,7 @@ export async function locateTarget(page: Page, node: TrajectoryNode, action: Act
   const counting = needsIdentity(action)
     ? lookalikes(page, fingerprint, { byRole: node.state.roleFromAncestor !== true, folded: wanted.semantic, ...(ownText !== undefined ? { text: ownText } : {}), identities: rendered !== undefined, cells: rendered?.rowCell !== undefined || node.state.holds !== undefined, deadline })
     : undefined;
-  const live = await targetOf(page, action, { identity: rendered !== undefined, deadline }, point);
+  const live = await targetOf(page, action, { identity: rendered !== undefined, cells: rendered?.rowCell !== undefined, deadline }, point);
   const isRecorded = (target: Target | null): target is Target => target !== null && isKind(target, recorded, wanted) && (!rendered || sameIdentity(target.identity, rendered));
   // A pick by a parameter's value (the row of this run's customer) is another element by design.
   const pickedByValue = wanted.semantic || identityNames(node.state.identity).length > 0;
@@ -138,7 +138,7 @@ async function moveTo(
   deadline: Deadline,
 ): Promise<Outcome<Located>> {
   const moved = relocatedPoint(point, node.box!, box);
-  const there = await targetOf(page, action, { identity: withIdentity, deadline }, moved);
+  const there = await targetOf(page, action, { identity: withIdentity, cells: node.state.identity?.rowCell !== undefined, deadline }, moved);
   if (!isRecorded(there) || !sameBox(there.box, box)) {
     return refuse(`it moved, and at its new place (${Math.round(moved.x)}, ${Math.round(moved.y)}) something covers it${there ? ` (${describeFingerprint(there.fingerprint)})` : ''}`);
   }
