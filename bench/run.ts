@@ -5,6 +5,7 @@
  * the last line. Speed is measured here, never asserted in a test.
  *
  *   npm run bench -- [--quick] [--json]
+ *   npm run bench -- --timing-only [--quick]   (the replay/plain pairs alone, printed, nothing written)
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -17,7 +18,8 @@ import { SPECS } from './apps/specs.js';
 import { cellFrom, runBaseline, runThroughRote, type CellResult } from './cells.js';
 import { measureLookup, type LookupFigures } from './lookup.js';
 import { quickPlan } from './quickPlan.js';
-import { summarize, type Summary } from './summary.js';
+import { checkCostsOf, summarize, type Summary } from './summary.js';
+import { median, quantile, round } from './stats.js';
 import { printReport } from './report.js';
 import { measureBatch, type BatchFigures } from './batch.js';
 import { measureReportLoad, type ReportFigures } from './reportLoad.js';
@@ -135,10 +137,50 @@ async function perturbations(browser: Browser, state: AppState, options: BenchOp
   return cells;
 }
 
+const OPTIONS = ['--quick', '--json', '--batch-only', '--report-only', '--timing-only'];
+
+/**
+ * The timing phase alone: each app recorded once, then its replay/plain pairs, as the full run
+ * measures them, with where the replays' time went and each check's cost.
+ */
+async function timingOnly(options: BenchOptions, log: (line: string) => void) {
+  const storeDir = mkdtempSync(join(tmpdir(), 'rote-bench-'));
+  const browser = await launchBrowser();
+  const cells: CellResult[] = [];
+  const pairs: TimingPair[] = [];
+  try {
+    for (const spec of SPECS) {
+      const timed = await recordAndTime(browser, spec, options, storeDir, log);
+      cells.push(...timed.cells.filter((cell) => cell.cell !== 'record'));
+      pairs.push(...timed.pairs);
+      await timed.state.rote.close();
+      await timed.state.agentOnly.close();
+      await timed.state.app.close();
+    }
+  } finally {
+    await browser.close();
+    rmSync(storeDir, { recursive: true, force: true });
+  }
+  const checks = cells.flatMap((cell) => cell.checkMs);
+  const perApp = Object.fromEntries(SPECS.map((spec) => [spec.name, round(median(pairs.filter((pair) => pair.app === spec.name).map((pair) => pair.ratio)), 2)]));
+  return {
+    replayOverPlain: { median: round(median(pairs.map((pair) => pair.ratio)), 2), pairs: pairs.length, perApp },
+    replayedCells: `${cells.filter((cell) => cell.status === 'replayed').length} of ${cells.length}`,
+    checkOverheadMs: { median: median(checks), p90: quantile(checks, 0.9), steps: checks.length },
+    checkCosts: checkCostsOf(cells),
+    actMs: { median: median(cells.flatMap((cell) => cell.actMs)), p90: quantile(cells.flatMap((cell) => cell.actMs), 0.9) },
+  };
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   for (const arg of argv) {
-    if (arg !== '--quick' && arg !== '--json' && arg !== '--batch-only' && arg !== '--report-only') throw new Error(`bench: unknown option ${JSON.stringify(arg)} (expected --quick, --json, --batch-only, --report-only)`);
+    if (!OPTIONS.includes(arg)) throw new Error(`bench: unknown option ${JSON.stringify(arg)} (expected ${OPTIONS.join(', ')})`);
+  }
+  if (argv.includes('--timing-only')) {
+    // For working on the replay's speed alone: the apps recorded once and the pairs, printed, nothing written.
+    process.stdout.write(`${JSON.stringify(await timingOnly({ quick: argv.includes('--quick') }, (line) => process.stderr.write(`${line}\n`)), null, 1)}\n`);
+    return;
   }
   if (argv.includes('--report-only')) {
     // For working on the report figure alone: printed, nothing written but the README's screenshots.

@@ -2,7 +2,7 @@ import { decodeAhead } from '../checks/cropPixels.js';
 import type { Box } from '../checks/geometry.js';
 import { paramRegions } from '../checks/paramRegions.js';
 import { paintBoxes, secretRegions } from '../checks/secretMask.js';
-import { captureCropAndView, cutFromView, matchCropStable, type ViewShot } from '../checks/cropCapture.js';
+import { captureCrop, matchCropStable } from '../checks/cropCapture.js';
 import { compareCrops, insideViewport } from '../checks/visual.js';
 import { firstLineOf } from '../errors/messageOf.js';
 import type { Deadline } from '../progress/deadline.js';
@@ -24,11 +24,8 @@ function surroundings(rect: Box, box: Box): Box[] {
   ].filter((mask) => mask.width > 0 && mask.height > 0);
 }
 
-/**
- * A crop taken while the target was being read, at the clip the recorded box gives, with the
- * viewport it was cut from where it was (no device scale, no pinch zoom).
- */
-export type EarlyCrop = { clip: Box; shot: Promise<{ crop: Buffer; view?: ViewShot } | undefined> };
+/** A crop taken while the target was being read, at the clip the recorded box gives. */
+export type EarlyCrop = { clip: Box; shot: Promise<Buffer | undefined> };
 
 /** The crop's clip for a target box: the recorded crop's rectangle, moved with the box. */
 function clipFor(rect: Box, box: Box): Box {
@@ -42,13 +39,13 @@ function insideView(clip: Box, viewport: { width: number; height: number }): boo
 /**
  * Starts the crop where the recorded box puts it, to be compared where the target is found
  * (visualCheck): the screenshot waits for a frame while the target's read goes on. A target found
- * elsewhere is cut from the same viewport. A capture that fails is no crop; one not used is dropped.
+ * elsewhere is captured again there. A capture that fails is no crop; one not used is dropped.
  */
 export function earlyCrop(env: CheckEnvironment, node: TrajectoryNode): EarlyCrop | undefined {
   if (!node.cropHash || !node.cropRect || !node.box) return undefined;
   const clip = clipFor(node.cropRect, node.box);
   if (!insideView(clip, env.page.viewportSize() ?? { width: 1280, height: 720 })) return undefined;
-  return { clip, shot: captureCropAndView(env.page, clip, env.deadline).catch(() => undefined) };
+  return { clip, shot: captureCrop(env.page, clip, env.deadline).catch(() => undefined) };
 }
 
 export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, patience: Deadline, early?: EarlyCrop) {
@@ -70,9 +67,9 @@ export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, l
   }
   let matched: Awaited<ReturnType<typeof matchCropStable>>;
   try {
-    // The early crop shows the page at the moment of the read: where the target is found elsewhere
-    // (a row that moved, a field pushed down by a message), its clip is cut from the same viewport.
-    const first = early ? await earlyCropAt(early, clip) : undefined;
+    // The early crop shows the page at the moment of the read, where the read found the target
+    // (a target found elsewhere, a row that moved, a field pushed down, is captured again there).
+    const first = early && sameClip(early.clip, clip) ? await early.shot : undefined;
     matched = await matchCropStable(env.page, clip, recorded, masks, patience, env.deadline, first);
   } catch (error) {
     // A capture that fails (the page is navigating) is a check that did not pass yet, not a crash.
@@ -91,14 +88,6 @@ export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, l
   const hidden = await secretRegions(env.page, env.params, clip);
   if (hidden.length === 0) return { ...mismatch, expected };
   return { ...mismatch, expected, actual: await paintBoxes(mismatch.actual, hidden), ...(mismatch.diff ? { diff: await paintBoxes(mismatch.diff, hidden) } : {}) };
-}
-
-/** The early crop at `clip`: as taken, or cut from its viewport; undefined when neither holds it. */
-async function earlyCropAt(early: EarlyCrop, clip: Box): Promise<Buffer | undefined> {
-  const shot = await early.shot;
-  if (!shot) return undefined;
-  if (sameClip(early.clip, clip)) return shot.crop;
-  return shot.view ? cutFromView(shot.view, clip) : undefined;
 }
 
 function sameClip(a: Box, b: Box): boolean {
