@@ -38,6 +38,7 @@ export function printReport(results: BenchResults, say: (line: string) => void):
         ['agent calls with rote / agent-only', `${s.agentCalls.value}% (${s.agentCalls.withRote}/${s.agentCalls.agentOnly})`, s.agentCalls.target, mark(s.agentCalls.met)],
         ['replay time / plain script (median of pairs)', `${s.replayOverPlain.value} (${s.replayOverPlain.pairs} pairs)`, s.replayOverPlain.target, mark(s.replayOverPlain.met)],
         ['check overhead per step, ms', `median ${s.checkOverheadMs.median}, p90 ${s.checkOverheadMs.p90}`, '', ''],
+        ['  in the timing pairs alone, ms', `median ${s.checkOverheadMs.alone.median}, p90 ${s.checkOverheadMs.alone.p90}`, '', ''],
         [`cache lookup, ${s.lookupMs.trajectories.toLocaleString('en')} trajectories, ms`, `p50 ${s.lookupMs.p50}, p99 ${s.lookupMs.p99}`, s.lookupMs.target, mark(s.lookupMs.met)],
         ['bytes stored per step', `${(s.bytesPerStep.value / 1024).toFixed(1)} KB`, s.bytesPerStep.target, mark(s.bytesPerStep.met)],
         ['cells as expected', `${s.expectationsMet}/${s.cells}`, 'all', mark(s.expectationsMet === s.cells)],

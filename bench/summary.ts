@@ -14,7 +14,11 @@ export type Summary = {
   hitRate: Figure & { hits: number; shouldHit: number };
   agentCalls: Figure & { withRote: number; agentOnly: number };
   replayOverPlain: Figure & { pairs: number };
-  checkOverheadMs: { median: number; p90: number; steps: number };
+  /**
+   * Checks per cached step over every cell, and `alone`: over the timing pairs' replays only, which
+   * run one at a time on the machine (the perturbation cells run the four apps side by side).
+   */
+  checkOverheadMs: { median: number; p90: number; steps: number; alone: { median: number; p90: number; steps: number } };
   /** What each check costs a cached step, over the steps it ran on (every cell): median and p90, ms. */
   checkCosts: CheckCost[];
   /** A cached step's action and the settling after it: median and p90, ms. */
@@ -56,6 +60,7 @@ export function summarize(cells: CellResult[], pairs: TimingPair[], lookup: Look
   const callShare = agentOnly > 0 ? withRote / agentOnly : 0;
   const ratio = median(pairs.map((pair) => pair.ratio));
   const checks = cells.flatMap((cell) => cell.checkMs);
+  const alone = cells.filter((cell) => cell.cell === 'new-values').flatMap((cell) => cell.checkMs);
   return {
     cells: cells.length,
     expectationsMet: cells.filter((cell) => cell.met).length,
@@ -63,7 +68,7 @@ export function summarize(cells: CellResult[], pairs: TimingPair[], lookup: Look
     hitRate: { value: round(hitRate * 100), target: '>= 95%', met: hitRate >= 0.95, hits, shouldHit: shouldHit.length },
     agentCalls: { value: round(callShare * 100), target: '<= 10% of agent-only', met: callShare <= 0.1, withRote, agentOnly },
     replayOverPlain: { value: round(ratio, 2), target: '<= 2.0', met: ratio <= 2, pairs: pairs.length },
-    checkOverheadMs: { median: median(checks), p90: quantile(checks, 0.9), steps: checks.length },
+    checkOverheadMs: { median: median(checks), p90: quantile(checks, 0.9), steps: checks.length, alone: { median: median(alone), p90: quantile(alone, 0.9), steps: alone.length } },
     checkCosts: checkCostsOf(cells),
     actMs: { median: median(cells.flatMap((cell) => cell.actMs)), p90: quantile(cells.flatMap((cell) => cell.actMs), 0.9) },
     replayTime: replayTimeOf(cells),
