@@ -22,9 +22,10 @@ type LayoutMetrics = {
  *
  * The clip is asked for in the document's pixels, which depend on the scroll and the zoom: where
  * the page's last capture learned them, the capture is sent at once with them, beside the layout
- * metrics that say whether they still hold; a shot taken under another scroll or zoom is thrown
- * away and taken again. (Asking for the metrics first cost their round trip, which waits behind
- * the page's main thread, before every capture: 15 ms a check after a step, measured.)
+ * metrics that say whether they still hold, and the metrics are read again once the shot is in; a
+ * shot that either read does not confirm is thrown away and taken again. (Asking for the metrics
+ * first cost their round trip, which waits behind the page's main thread, before every capture:
+ * 15 ms a check after a step, measured.)
  */
 export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Promise<Buffer> {
   return captureSettled(page, deadline, async () => {
@@ -36,9 +37,25 @@ export async function captureCrop(page: Page, clip: Box, deadline: Deadline): Pr
       const guessed = known ? clipShot(cdp, known, clip) : undefined;
       // Not left unhandled while the metrics are awaited: its failure is met below, where it is awaited.
       guessed?.catch(() => undefined);
-      const layout = layoutOf((await cdp.send('Page.getLayoutMetrics')) as unknown as LayoutMetrics);
+      let layout: Layout;
+      try {
+        layout = await layoutNow(cdp);
+      } catch (error) {
+        // A shot still on its way holds the page until it is in: the next capture (a retry) must not overlap it (captureGate.ts).
+        await guessed?.catch(() => undefined);
+        throw error;
+      }
       lastLayout.set(page, layout);
-      if (guessed && known && sameLayout(known, layout)) return guessed;
+      if (guessed && known && sameLayout(known, layout)) {
+        const shot = await guessed;
+        // The metrics may have been answered before the shot's frame: read again after it, they
+        // show a scroll begun in between (a smooth scroll after the step before), which would
+        // have put another part of the document on the screen than the shot shows.
+        const after = await layoutNow(cdp);
+        lastLayout.set(page, after);
+        if (sameLayout(known, after)) return shot;
+        return clipShot(cdp, after, clip);
+      }
       // Awaited before the next capture: two captures of one page never overlap (captureGate.ts).
       await guessed?.catch(() => undefined);
       return clipShot(cdp, layout, clip);
@@ -52,6 +69,10 @@ type Layout = { pageX: number; pageY: number; zoom: number; deviceScale: number 
 
 /** Each page's layout as its last capture's metrics gave it. */
 const lastLayout = new WeakMap<Page, Layout>();
+
+async function layoutNow(cdp: CDPSession): Promise<Layout> {
+  return layoutOf((await cdp.send('Page.getLayoutMetrics')) as unknown as LayoutMetrics);
+}
 
 function layoutOf(metrics: LayoutMetrics): Layout {
   // As Playwright computes a clip: the CSS visual viewport where the protocol gives it.
