@@ -98,5 +98,11 @@ export type CheckEnvironment = {
   readBefore?: ReadTarget;
   /** While the step before's provisional settle is being confirmed: whether a target read needs its last look (lastLook.ts). */
   lastLookNeed?: LastLookNeed;
+  /**
+   * How far the last target found stood from where it was recorded (content above it taller,
+   * the page scrolled further): where the next step's crop is first taken (visualCheck.ts). Only
+   * a guess of where to capture: the crop compared is always the one where its target is found.
+   */
+  offset?: { dx: number; dy: number };
 };
 

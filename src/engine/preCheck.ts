@@ -20,7 +20,7 @@ import { setsOtherValue } from './paramBindings.js';
 import { describeWindow } from './runWindows.js';
 import { toolPreCheck } from './toolChecks.js';
 import { bindAction, staleWatch, unusedChangedParam } from './valueChecks.js';
-import { earlyCrop, visualCheck, type EarlyCrop } from './visualCheck.js';
+import { earlyCrop, offsetFrom, visualCheck, type EarlyCrop } from './visualCheck.js';
 import { leanOnCrop } from './cropProof.js';
 import { lastLookAfter } from './lastLook.js';
 import { readAnsweredBefore } from './readProof.js';
@@ -185,6 +185,8 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   const located = answered ? accept<Located>({ target: answered.target, kind: 'cached', action: draft.bound!, firstRead: false }) : await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
   if (!located.ok) return fail(draft, located.reason);
   const { target, kind, action, firstRead } = located.value;
+  // Where the next step's crop is first taken (earlyCrop): the same element found moved says how the page moved.
+  if (kind === 'cached') env.offset = offsetFrom(node, target.box) ?? env.offset;
   if (target.disabled && !node.state.disabled) return fail(draft, `the target ${describeFingerprint(target.fingerprint)} is disabled`);
   const wanted = node.state.checkedParam ? asBoolean(env.params.get(node.state.checkedParam) ?? '') : node.state.checkedAfter;
   if (node.state.checkedParam && wanted === undefined) return fail(draft, `parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);

@@ -37,15 +37,28 @@ function insideView(clip: Box, viewport: { width: number; height: number }): boo
 }
 
 /**
- * Starts the crop where the recorded box puts it, to be compared where the target is found
+ * Starts the crop where the target is expected, to be compared where the target is found
  * (visualCheck): the screenshot waits for a frame while the target's read goes on. A target found
  * elsewhere is captured again there. A capture that fails is no crop; one not used is dropped.
+ *
+ * Expected: the recorded box, moved as far as the last target found had moved from its own (a
+ * banner or a longer line above the form pushes every field below it alike: guessing the recorded
+ * place there cost every click a second capture, measured on the catalogue's 4 px). Where the
+ * moved clip leaves the viewport, the recorded place is the guess.
  */
 export function earlyCrop(env: CheckEnvironment, node: TrajectoryNode): EarlyCrop | undefined {
   if (!node.cropHash || !node.cropRect || !node.box) return undefined;
-  const clip = clipFor(node.cropRect, node.box);
-  if (!insideView(clip, env.page.viewportSize() ?? { width: 1280, height: 720 })) return undefined;
+  const viewport = env.page.viewportSize() ?? { width: 1280, height: 720 };
+  const recorded = clipFor(node.cropRect, node.box);
+  const moved = env.offset && (env.offset.dx !== 0 || env.offset.dy !== 0) ? clipFor(node.cropRect, { ...node.box, x: node.box.x + env.offset.dx, y: node.box.y + env.offset.dy }) : undefined;
+  const clip = [moved, recorded].find((candidate) => candidate !== undefined && insideView(candidate, viewport));
+  if (!clip) return undefined;
   return { clip, shot: captureCrop(env.page, clip, env.deadline).catch(() => undefined) };
+}
+
+/** How far `live` stands from the box the step was recorded at (see CheckEnvironment.offset). */
+export function offsetFrom(node: TrajectoryNode, live: Box): { dx: number; dy: number } | undefined {
+  return node.box ? { dx: live.x - node.box.x, dy: live.y - node.box.y } : undefined;
 }
 
 export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, patience: Deadline, early?: EarlyCrop) {
