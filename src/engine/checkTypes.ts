@@ -99,9 +99,10 @@ export type CheckEnvironment = {
   /** While the step before's provisional settle is being confirmed: whether a target read needs its last look (lastLook.ts). */
   lastLookNeed?: LastLookNeed;
   /**
-   * How far the last target found stood from where it was recorded (content above it taller,
-   * the page scrolled further): where the next step's crop is first taken (visualCheck.ts). Only
-   * a guess of where to capture: the crop compared is always the one where its target is found.
+   * How far the target of the last cached step done stood from where it was recorded (content
+   * above it taller, the page scrolled further): where the next step's crop is first taken
+   * (visualCheck.ts). Only a guess of where to capture: the crop compared is always the one where
+   * its target is found.
    */
   offset?: { dx: number; dy: number };
 };

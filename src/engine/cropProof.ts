@@ -21,6 +21,11 @@ export type LookedTarget = {
   crop?: Buffer;
 };
 
+/** A step that may have its crop check answered by the step before: no early crop is taken for it (preCheck.ts). */
+export function mayLeanOnCrop(looked: LookedTarget | undefined, action: Action): boolean {
+  return looked !== undefined && (action.type === 'type' || action.type === 'keypress');
+}
+
 /**
  * A crop check answered by the step before, written down as docs/checks.md states it. A step that
  * types or presses a key into the element the step just before acted on, and whose crop that step

@@ -20,8 +20,8 @@ import { setsOtherValue } from './paramBindings.js';
 import { describeWindow } from './runWindows.js';
 import { toolPreCheck } from './toolChecks.js';
 import { bindAction, staleWatch, unusedChangedParam } from './valueChecks.js';
-import { earlyCrop, offsetFrom, visualCheck, type EarlyCrop } from './visualCheck.js';
-import { leanOnCrop } from './cropProof.js';
+import { earlyCrop, visualCheck, type EarlyCrop } from './visualCheck.js';
+import { leanOnCrop, mayLeanOnCrop } from './cropProof.js';
 import { lastLookAfter } from './lastLook.js';
 import { readAnsweredBefore } from './readProof.js';
 import { navigationWatch } from '../checks/settle.js';
@@ -116,14 +116,17 @@ const CHECKS: readonly NamedCheck[] = [
 export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, patience: Deadline, options: { alone?: boolean } = {}): Promise<CheckResult> {
   const draft: Draft = { env, node, patience, awaited: [] };
   let failed: CheckFail | undefined;
-  for (const check of CHECKS) {
-    if (check.applies && !check.applies(draft)) continue;
-    failed = await timed(env.times, check.name, () => check.run(draft));
-    if (failed) break;
+  try {
+    for (const check of CHECKS) {
+      if (check.applies && !check.applies(draft)) continue;
+      failed = await timed(env.times, check.name, () => check.run(draft));
+      if (failed) break;
+    }
+  } finally {
+    // A crop taken early and not used (not the target's place, a check threw) is not left running:
+    // whatever captures next, the agent's code too, would overlap it (checks/captureGate.ts).
+    if (draft.early) await draft.early.shot;
   }
-  // A crop taken early and not used (the target was not there) is not left running: whatever
-  // captures next, the agent's code too, would overlap it (see checks/captureGate.ts).
-  if (draft.early) await draft.early.shot;
   // A document that loaded while the checks ran (a reload on a timer) explains whatever failed after it.
   if (failed) failed = documentsCheck(draft) ?? failed;
   // A failure before the values were bound is the step's whatever the page shows later.
@@ -135,11 +138,6 @@ export async function preCheck(env: CheckEnvironment, node: TrajectoryNode, pati
 
 function documentsCheck(draft: Draft): CheckFail | undefined {
   return draft.node.state.navigatedBefore === false && (draft.env.unexplainedLoads?.() ?? 0) > 0 ? fail(draft, 'the page loaded a new document since the last step, which the recording did not: what the steps before entered may be gone', { permanent: true }) : undefined;
-}
-
-/** A step that may have its crop check answered by the step before: no early crop is taken for it. */
-function mayLeanOnCrop(env: CheckEnvironment, action: Action): boolean {
-  return env.looked !== undefined && (action.type === 'type' || action.type === 'keypress');
 }
 
 function optionalFail(draft: Draft, reason: string | null | undefined): CheckFail | undefined {
@@ -176,7 +174,7 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   // The crop where the target was recorded is taken while the target is read: where the target
   // is still there (the usual case) the visual check compares it without a second wait for a frame.
   // A check that may not wait (a re-join's) reads first and captures after, as it always did: its one shot is its verdict.
-  if (!mayLeanOnCrop(env, draft.bound!) && !isOver(draft.patience)) draft.early = earlyCrop(env, node);
+  if (!mayLeanOnCrop(env.looked, draft.bound!) && !isOver(draft.patience)) draft.early = earlyCrop(env, node);
   // A read begun once the settle before was confirmed came after its sentinel: no last look for it.
   const readAfterConfirmation = env.lastLookNeed?.confirmed === true;
   // Keys into the element the step before read and showed the recorded one, unchanged since: that read answers (readProof.ts).
@@ -185,8 +183,6 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   const located = answered ? accept<Located>({ target: answered.target, kind: 'cached', action: draft.bound!, firstRead: false }) : await locateTarget(env.page, node, draft.bound!, expectedName, env.params, env.deadline);
   if (!located.ok) return fail(draft, located.reason);
   const { target, kind, action, firstRead } = located.value;
-  // Where the next step's crop is first taken (earlyCrop): the same element found moved says how the page moved.
-  if (kind === 'cached') env.offset = offsetFrom(node, target.box) ?? env.offset;
   if (target.disabled && !node.state.disabled) return fail(draft, `the target ${describeFingerprint(target.fingerprint)} is disabled`);
   const wanted = node.state.checkedParam ? asBoolean(env.params.get(node.state.checkedParam) ?? '') : node.state.checkedAfter;
   if (node.state.checkedParam && wanted === undefined) return fail(draft, `parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);

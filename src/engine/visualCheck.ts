@@ -41,7 +41,7 @@ function insideView(clip: Box, viewport: { width: number; height: number }): boo
  * (visualCheck): the screenshot waits for a frame while the target's read goes on. A target found
  * elsewhere is captured again there. A capture that fails is no crop; one not used is dropped.
  *
- * Expected: the recorded box, moved as far as the last target found had moved from its own (a
+ * Expected: the recorded box, moved as far as the last step's target had moved from its own (a
  * banner or a longer line above the form pushes every field below it alike: guessing the recorded
  * place there cost every click a second capture, measured on the catalogue's 4 px). Where the
  * moved clip leaves the viewport, the recorded place is the guess.
