@@ -10,7 +10,6 @@ import type { NextStep } from './nextCachedStep.js';
 import type { RunState, SettleConfirmation, StepProblem } from './runState.js';
 import { checkToolCall } from './toolChecks.js';
 import { callTool } from './toolStep.js';
-import { offsetFrom } from './visualCheck.js';
 
 /**
  * Does a cached step whose checks passed, and says what the next turn must know of it: whether
@@ -30,8 +29,8 @@ export async function doCachedStep(run: RunState, found: Extract<NextStep, { kin
   // And what its checks read may answer the next step's read (readProof.ts).
   const read = readTarget(run, checked, stepNumber);
   run.env.readBefore = undefined;
-  // Where the next step's crop is first taken (visualCheck.ts): this step's element, found moved, says how the page moved.
-  if (checked.kind === 'cached' && checked.target) run.env.offset = offsetFrom(checked.node, checked.target.box) ?? run.env.offset;
+  // Where the next step's crop is first taken (visualCheck.ts): this step's element, found off its box, says how the page moved.
+  if (checked.offset) run.env.offset = checked.offset;
   const before = beforeAction(run.page);
   const documentsBefore = navigationWatch(run.page).documentCount;
   const acting = Date.now();

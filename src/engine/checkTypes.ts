@@ -36,6 +36,12 @@ export type CheckPass = {
   lastLook?: Promise<boolean>;
   /** The step whose read of the target stood for this step's (a key press into the element it just showed the recorded one, readProof.ts). */
   readFrom?: number;
+  /**
+   * How far the target stood from its recorded box, where the first read found it under the
+   * recorded point (not another element picked by this run's value, not one followed where it
+   * moved): how the page itself moved, for where the next step's crop is first taken.
+   */
+  offset?: { dx: number; dy: number };
 };
 
 /** A check that did not pass: a Refusal with the step it refused and the evidence that says why. */
@@ -100,9 +106,9 @@ export type CheckEnvironment = {
   lastLookNeed?: LastLookNeed;
   /**
    * How far the target of the last cached step done stood from where it was recorded (content
-   * above it taller, the page scrolled further): where the next step's crop is first taken
-   * (visualCheck.ts). Only a guess of where to capture: the crop compared is always the one where
-   * its target is found.
+   * above it taller, the page scrolled further; CheckPass.offset): where the next step's crop is
+   * first taken (visualCheck.ts). Only a guess of where to capture: the crop compared is always the
+   * one where its target is found.
    */
   offset?: { dx: number; dy: number };
 };

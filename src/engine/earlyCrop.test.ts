@@ -4,7 +4,7 @@ import type { Page } from 'playwright';
 import { deadlineIn } from '../progress/deadline.js';
 import type { TrajectoryNode } from '../trajectory/trajectoryNode.js';
 import type { CheckEnvironment } from './checkTypes.js';
-import { earlyCrop, offsetFrom, visualCheck } from './visualCheck.js';
+import { earlyCrop, visualCheck } from './visualCheck.js';
 
 /** A crop of the recorded size (200 x 60) in one colour. */
 function cropOf(colour: { r: number; g: number; b: number }): Promise<Buffer> {
@@ -57,7 +57,8 @@ describe('where the crop beside the read is first taken', () => {
   });
 
   it('moves as far as the last target found had moved from its recorded box', async () => {
-    const { env, shots } = fakeEnv(offsetFrom(nodeAt(300), { x: 400, y: 304, width: 160, height: 20 }));
+    // The step before's target stood 4 px below its recorded box (CheckPass.offset).
+    const { env, shots } = fakeEnv({ dx: 0, dy: 4 });
     const early = earlyCrop(env, nodeAt(500))!;
     expect(early.clip).toEqual({ x: 380, y: 484, width: 200, height: 60 });
     await early.shot;

@@ -260,6 +260,7 @@ function passOf(draft: Draft): CheckPass {
     ...(draft.looked ? { looked: draft.looked } : {}),
     ...(draft.lastLook ? { lastLook: draft.lastLook } : {}),
     ...(draft.readFrom !== undefined ? { readFrom: draft.readFrom } : {}),
+    ...(draft.located.firstRead && node.box ? { offset: { dx: target.box.x - node.box.x, dy: target.box.y - node.box.y } } : {}),
   };
 }
 

@@ -56,11 +56,6 @@ export function earlyCrop(env: CheckEnvironment, node: TrajectoryNode): EarlyCro
   return { clip, shot: captureCrop(env.page, clip, env.deadline).catch(() => undefined) };
 }
 
-/** How far `live` stands from the box the step was recorded at (see CheckEnvironment.offset). */
-export function offsetFrom(node: TrajectoryNode, live: Box): { dx: number; dy: number } | undefined {
-  return node.box ? { dx: live.x - node.box.x, dy: live.y - node.box.y } : undefined;
-}
-
 export async function visualCheck(env: CheckEnvironment, node: TrajectoryNode, liveBox: Box, recordedCrop: Buffer, patience: Deadline, early?: EarlyCrop) {
   let recorded = recordedCrop;
   // Its pixels are decoded while the live crop is on its way.
