@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { httpUrl, portNumber } from './optionParsers.js';
-import { proxyClear, proxyCommand, proxyExport, proxyImport, type ProxyClearOptions, type ProxyCommandOptions, type ProxyExportOptions, type ProxyImportOptions } from './proxyCommand.js';
+import type { ProxyClearOptions, ProxyCommandOptions, ProxyExportOptions, ProxyImportOptions } from './proxyCommand.js';
 
-/** `rote proxy` and its subcommands, in the command table. */
+/** `rote proxy` and its subcommands, in the command table; their code is loaded when one runs (see program.ts). */
 export function addProxyCommands(program: Command): void {
   const proxy = program
     .command('proxy')
@@ -16,7 +16,7 @@ export function addProxyCommands(program: Command): void {
     .option('--no-learn', 'do not learn templates from conversations that declare no values')
     .addHelpText('after', '\nPoint the agent\'s base URL at http://127.0.0.1:8787/v1 and send its values in a Rote-Params header:\n  rote proxy --upstream https://api.openai.com/v1\n')
     .action(async (options: ProxyCommandOptions) => {
-      process.exitCode = await proxyCommand(options);
+      process.exitCode = await (await import('./proxyCommand.js')).proxyCommand(options);
     });
 
   // --store and --namespace are rote proxy's own options (commander gives them to the parent
@@ -28,7 +28,7 @@ export function addProxyCommands(program: Command): void {
     .option('--branch <id>', 'one branch: a node (Rote-Node of a hit, or the log) and every conversation through it, or a learned template (Rote-Template), refuted')
     .option('--all', 'every key')
     .action(async (_options: unknown, command: Command) => {
-      process.exitCode = await proxyClear(command.optsWithGlobals<ProxyClearOptions>());
+      process.exitCode = await (await import('./proxyCommand.js')).proxyClear(command.optsWithGlobals<ProxyClearOptions>());
     });
 
   proxy
@@ -38,7 +38,7 @@ export function addProxyCommands(program: Command): void {
     .option('--key-env <var>', 'the environment variable that holds the API key')
     .option('--json', 'print JSON')
     .action(async (_options: unknown, command: Command) => {
-      process.exitCode = await proxyExport(command.optsWithGlobals<ProxyExportOptions>());
+      process.exitCode = await (await import('./proxyCommand.js')).proxyExport(command.optsWithGlobals<ProxyExportOptions>());
     });
 
   proxy
@@ -48,6 +48,6 @@ export function addProxyCommands(program: Command): void {
     .option('--key-env <var>', 'the environment variable that holds the API key')
     .option('--json', 'print JSON')
     .action(async (file: string, _options: unknown, command: Command) => {
-      process.exitCode = await proxyImport(file, command.optsWithGlobals<ProxyImportOptions>());
+      process.exitCode = await (await import('./proxyCommand.js')).proxyImport(file, command.optsWithGlobals<ProxyImportOptions>());
     });
 }
