@@ -1,4 +1,4 @@
-import { chromium, type Browser, type LaunchOptions } from 'playwright';
+import type { Browser, LaunchOptions } from 'playwright';
 import { findChromium } from './findChromium.js';
 
 /** Flags for a headless Chromium on a machine with no network and no GPU, run as root. */
@@ -19,5 +19,7 @@ export async function launchBrowser(options: LaunchBrowserOptions = {}): Promise
   const { path } = findChromium(options.executablePath);
   const headless = options.headless ?? true;
   const args = [...CHROMIUM_ARGS.filter((flag) => headless || flag !== '--headless'), ...(options.args ?? [])];
+  // Loaded when a browser is launched: the CLI's usage errors and store commands never load Playwright.
+  const { chromium } = await import('playwright');
   return chromium.launch({ ...options, headless, executablePath: path, args });
 }
