@@ -13,8 +13,8 @@ export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
-  // Three on two cores: the suite waits more than it works (user and system time are 40 % of two
-  // cores' wall time with two workers), and no test asserts a speed.
+  // Three on two cores: the waiting tests leave room beside them (no test asserts a speed). A fourth
+  // kept both cores at 99% and made each test slower, not the suite shorter (docs/contributing.md).
   workers: 3,
   projects: [
     { name: 'waiting-longest', testMatch: WAITING_LONGEST },
