@@ -39,9 +39,10 @@ function mustExist(path: string, where: string): string {
 }
 
 function playwrightChromium(): string | undefined {
+  // Loaded here, not with the module: a command that ends on a usage error never needs Playwright
+  // (0.75 s of CPU to load). Outside the try: a broken install says so, not "no Chromium found".
+  const { chromium } = createRequire(import.meta.url)('playwright') as typeof import('playwright');
   try {
-    // Loaded here, not with the module: a command that ends on a usage error never needs Playwright (0.75 s of CPU to load).
-    const { chromium } = createRequire(import.meta.url)('playwright') as typeof import('playwright');
     const path = chromium.executablePath();
     return path && existsSync(path) ? path : undefined;
   } catch {

@@ -14,7 +14,7 @@ import { addProxyCommands } from './proxyProgram.js';
 /**
  * The rote command: every subcommand with its options and help. Built by a function, so the CLI
  * reference test reads the same help a user sees without running anything. Each command's code is
- * loaded when it runs: `rote tasks`, `rote --help` or a usage error does not load Playwright, the
+ * loaded when it runs: `rote --help`, a bad option or `rote tasks` does not load Playwright, the
  * OpenAI client and the job queue (1.45 s of CPU for all of them against 0.08 s for `rote tasks`'s own, measured).
  */
 export function buildProgram(): Command {
