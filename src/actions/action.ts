@@ -74,6 +74,11 @@ export function actionPoint(action: Action): { x: number; y: number } | undefine
   }
 }
 
+/** Where the pointer rests once the action is done: at its point, a drag's at its end; `before` for one that does not move it. */
+export function pointerAfter(action: Action, before: { x: number; y: number }): { x: number; y: number } {
+  return action.type === 'drag' ? (action.path.at(-1) ?? before) : (actionPoint(action) ?? before);
+}
+
 /** Moves a point action to a new position (relocation); other actions are returned unchanged. */
 export function withPoint(action: Action, to: { x: number; y: number }): Action {
   switch (action.type) {

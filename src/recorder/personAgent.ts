@@ -2,21 +2,15 @@ import type { Page } from 'playwright';
 import type { Agent, AgentAnswer, Observation } from '../agent/agent.js';
 import { RoteError } from '../errors/roteError.js';
 import { SECRET_MASK } from '../params/secret.js';
+import { pointerAfter } from '../actions/action.js';
 import { captureMessageSchema, type CapturedInput } from './capturedInput.js';
 import { CapturePage, type PageState } from './capturePage.js';
 import { expectationsFor, NO_EXPECTATIONS } from './expectedInput.js';
 import { InputBatcher, type PersonAnswer, type PersonInput } from './inputBatcher.js';
+import { checkPauses, pausesOf, type PersonAgentOptions } from './personOptions.js';
 
-export type PersonAgentOptions = {
-  /** Typing becomes a step when the person does something else, or pauses this long (ms). Default 1000. */
-  typingPauseMs?: number;
-  /** The pause while the typed text is the start of a parameter's value: the person is mid-value. Default 4000. */
-  midValuePauseMs?: number;
-  /** A wheel gesture or a select's changes become one step after resting this long (ms). Default 300. */
-  gesturePauseMs?: number;
-  /** Told when some input could not be recorded, in words for the person. */
-  onNotice?: (message: string) => void;
-};
+export type { PersonAgentOptions } from './personOptions.js';
+
 
 /**
  * A person at the browser, as an ordinary Agent. Their clicks, typing, keys, wheel and choices in
@@ -55,27 +49,19 @@ export class PersonAgent implements Agent {
   /** Inputs received from each document, to tell when all the page reported has arrived. */
   private readonly received = new Map<string, number>();
   private readonly listeners: (() => void)[] = [];
-  private readonly typingPauseMs: number;
-  private readonly midValuePauseMs: number;
-  private readonly gesturePauseMs: number;
   /** Where the engine's actions left the pointer (a fresh page's is at 0, 0). */
   private pointer = { x: 0, y: 0 };
   private page!: CapturePage;
 
+  private readonly pauses: ReturnType<typeof pausesOf>;
+
   private constructor(private readonly options: PersonAgentOptions) {
-    this.typingPauseMs = options.typingPauseMs ?? 1000;
-    this.midValuePauseMs = options.midValuePauseMs ?? 4000;
-    this.gesturePauseMs = options.gesturePauseMs ?? 300;
+    this.pauses = pausesOf(options);
   }
 
   /** Starts capturing on `page` (this document and every later one). Attach before `page.goto`. */
   static async attach(page: Page, options: PersonAgentOptions = {}): Promise<PersonAgent> {
-    for (const name of ['typingPauseMs', 'midValuePauseMs', 'gesturePauseMs'] as const) {
-      const value = options[name];
-      if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
-        throw new RoteError('invalid-argument', `PersonAgent.attach: options.${name} must be a whole number of milliseconds from 1 up, got ${JSON.stringify(value)}`);
-      }
-    }
+    checkPauses(options);
     if (page.isClosed()) throw new RoteError('page-closed', 'PersonAgent.attach: the page is closed');
     const agent = new PersonAgent(options);
     agent.page = await CapturePage.install(page, (fromMainFrame, message) => agent.receive(fromMainFrame, message));
@@ -175,7 +161,7 @@ export class PersonAgent implements Agent {
     // The person's pointer rests on what they clicked, hovered; a replay checks the page with the
     // pointer where the previous step left it. The evidence is taken as a replay will see it.
     await this.page.movePointer(this.pointer);
-    this.pointer = pointerAfter(answer, this.pointer);
+    this.pointer = answer.actions.reduce((at, action) => pointerAfter(action, at), this.pointer);
     return { actions: answer.actions, intent: answer.intent };
   }
 
@@ -279,7 +265,7 @@ export class PersonAgent implements Agent {
     // end of the recording ends it.
     if (kind === 'text' && this.batcher.pendingText?.secret) return;
     // A scroll gesture or a select's choice is over sooner than typing: the page should follow.
-    const wait = kind !== 'text' ? this.gesturePauseMs : this.batcher.typingIsStartOf(this.paramValues) ? this.midValuePauseMs : this.typingPauseMs;
+    const wait = kind !== 'text' ? this.pauses.gesturePauseMs : this.batcher.typingIsStartOf(this.paramValues) ? this.pauses.midValuePauseMs : this.pauses.typingPauseMs;
     this.pauseTimer = setTimeout(() => {
       this.pauseTimer = undefined;
       // While the engine performs, later input is queued: the pause is counted again when it asks.
@@ -309,14 +295,4 @@ export class PersonAgent implements Agent {
   private notice(message: string): void {
     this.options.onNotice?.(message);
   }
-}
-
-/** Where the pointer is once the engine performed an answer. */
-function pointerAfter(answer: PersonAnswer, before: { x: number; y: number }): { x: number; y: number } {
-  let at = before;
-  for (const action of answer.actions) {
-    if (action.type === 'drag') at = action.path.at(-1) ?? at;
-    else if (action.type === 'click' || action.type === 'double_click' || action.type === 'scroll' || action.type === 'move') at = { x: action.x, y: action.y };
-  }
-  return at;
 }
