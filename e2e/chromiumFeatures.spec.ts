@@ -1,5 +1,5 @@
 import { chromium, expect, test, type Browser } from '@playwright/test';
-import { PLAYWRIGHT_DISABLED_FEATURES, ROTE_DISABLED_FEATURES } from '../src/browser/chromiumFeatures.js';
+import { PLAYWRIGHT_DISABLED_FEATURES, playwrightEnabledFeatures, ROTE_DISABLED_FEATURES } from '../src/browser/chromiumFeatures.js';
 import { findChromium } from '../src/browser/findChromium.js';
 import { launchBrowser } from '../src/browser/launch.js';
 
@@ -17,22 +17,27 @@ async function commandLine(browser: Browser): Promise<string[]> {
 
 const valuesOf = (args: readonly string[], name: string) => args.filter((arg) => arg.startsWith(`--${name}=`)).map((arg) => arg.slice(name.length + 3).split(','));
 
-test("rote's --disable-features switch, the last on the command line, holds Playwright's list, rote's and the caller's; Playwright's --enable-features reaches Chromium whole", async () => {
+test("rote's feature switches, the last on the command line, hold Playwright's lists, rote's and the caller's", async () => {
   const plain = await chromium.launch({ executablePath: findChromium().path, args: ['--headless', '--no-sandbox', '--enable-automation'] });
   const playwright = await commandLine(plain);
   await plain.close();
-  const browser = await launchBrowser({ args: ['--enable-automation', '--disable-features=Translate'] });
+  // Unknown names are ignored by Chromium: RoteTestFeature only shows that the caller's name is kept.
+  const browser = await launchBrowser({ args: ['--enable-automation', '--disable-features=Translate', '--enable-features=RoteTestFeature'] });
   const rote = await commandLine(browser);
   await browser.close();
 
   const [playwrightDisabled] = valuesOf(playwright, 'disable-features');
-  // The copy in chromiumFeatures.ts is Playwright's list: an upgrade that changes it fails here.
+  const [playwrightEnabled] = valuesOf(playwright, 'enable-features');
+  // The copies in chromiumFeatures.ts are Playwright's lists: an upgrade that changes one fails here.
   expect([...PLAYWRIGHT_DISABLED_FEATURES].sort()).toEqual([...playwrightDisabled!].sort());
-  // Playwright's own switch comes first, rote's one after it: Chromium reads the last.
+  expect(playwrightEnabledFeatures().sort()).toEqual([...playwrightEnabled!].sort());
+  // Playwright's own switches come first, rote's after them: Chromium reads the last of each.
   const disabled = valuesOf(rote, 'disable-features');
   expect(disabled).toHaveLength(2);
   expect(disabled.at(-1)).toEqual(expect.arrayContaining([...playwrightDisabled!, ...ROTE_DISABLED_FEATURES, 'Translate']));
-  expect(valuesOf(rote, 'enable-features')).toEqual(valuesOf(playwright, 'enable-features'));
+  const enabled = valuesOf(rote, 'enable-features');
+  expect(enabled).toHaveLength(2);
+  expect(enabled.at(-1)).toEqual(expect.arrayContaining([...playwrightEnabled!, 'RoteTestFeature']));
 });
 
 test("a page in rote's browser has no page of Chromium's own UI beside it", async () => {

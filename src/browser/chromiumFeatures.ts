@@ -1,14 +1,14 @@
 /**
- * The Chromium features rote turns off, in one `--disable-features` switch.
+ * The Chromium features rote turns off, and how a caller's feature switches join Playwright's.
  *
- * Chromium reads only the last `--disable-features` on its command line, and Playwright passes one
- * of its own: a launch that adds a second drops Playwright's. So the switch rote passes carries
- * Playwright's list too (copied from the pinned playwright-core; e2e/chromiumFeatures.spec.ts
- * fails when an upgrade changes it), and `launchBrowser` folds a caller's own `--disable-features`
- * into it instead of letting either replace the other.
+ * Chromium reads only the last `--disable-features` and the last `--enable-features` on its
+ * command line, and Playwright passes one of each: a launch that adds another drops Playwright's
+ * list. So the switch rote passes carries Playwright's disabled list too (copied from the pinned
+ * playwright-core; e2e/chromiumFeatures.spec.ts fails when an upgrade changes it), and
+ * `launchBrowser` folds a caller's own switches into one each that keeps Playwright's names.
  */
 
-/** Playwright 1.65.1's list (playwright-core, server/chromium/chromiumSwitches.ts). */
+/** Playwright 1.65.1's disabled list (playwright-core, server/chromium/chromiumSwitches.ts). */
 export const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'DestroyProfileOnBrowserClose',
@@ -29,6 +29,14 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
 ] as const;
 
 /**
+ * Playwright 1.65.1's enabled list, as it builds it: `CDPScreenshotNewSurface` (a capture took 29 ms
+ * with it and 46 without, docs/performance.md) unless PLAYWRIGHT_LEGACY_SCREENSHOT is set.
+ */
+export function playwrightEnabledFeatures(env: NodeJS.ProcessEnv = process.env): string[] {
+  return [...(env.PLAYWRIGHT_LEGACY_SCREENSHOT ? [] : ['CDPScreenshotNewSurface']), 'SkipListAccountsWithoutGaiaCookies'];
+}
+
+/**
  * Headless Chromium (the full browser, not the headless shell) loads the address bar's popup, two
  * pages of browser UI (`chrome://omnibox-popup.top-chrome/`), in a renderer of their own for every
  * window, and a Playwright page is a window. Nobody sees them; they cost about a second of CPU per
@@ -37,21 +45,38 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
  */
 export const ROTE_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as const;
 
-const PREFIX = '--disable-features=';
+type FeatureSwitch = 'disable-features' | 'enable-features';
+
+/** The names a `--disable-features=…` (or `-disable-features`, or one with no value) names. */
+function namesIn(arg: string, name: FeatureSwitch): string[] | undefined {
+  const match = new RegExp(`^--?${name}(?:=(.*))?$`).exec(arg);
+  if (!match) return undefined;
+  return (match[1] ?? '').split(',').map((feature) => feature.trim()).filter((feature) => feature !== '');
+}
+
+function featureSwitch(name: FeatureSwitch, features: readonly string[]): string {
+  return `--${name}=${[...new Set(features)].join(',')}`;
+}
 
 /** One `--disable-features` switch: Playwright's list, rote's, then `more`, each name once. */
 export function disableFeaturesSwitch(more: readonly string[] = []): string {
-  return `${PREFIX}${[...new Set([...PLAYWRIGHT_DISABLED_FEATURES, ...ROTE_DISABLED_FEATURES, ...more])].join(',')}`;
+  return featureSwitch('disable-features', [...PLAYWRIGHT_DISABLED_FEATURES, ...ROTE_DISABLED_FEATURES, ...more]);
+}
+
+/** `args` with every switch called `name` folded into one, where the first stood, with `base` first. */
+function fold(args: readonly string[], name: FeatureSwitch, base: readonly string[]): string[] {
+  const named = args.map((arg) => namesIn(arg, name));
+  const first = named.findIndex((names) => names !== undefined);
+  if (first === -1) return [...args];
+  const folded = featureSwitch(name, [...base, ...named.flatMap((names) => names ?? [])]);
+  return args.flatMap((arg, index) => (index === first ? [folded] : named[index] !== undefined ? [] : [arg]));
 }
 
 /**
- * `args` with every `--disable-features` switch in it folded into one, placed where the first was:
- * what each switch disables stays disabled, whichever came last.
+ * `args` with every `--disable-features` folded into one that keeps Playwright's and rote's names,
+ * and every `--enable-features` into one that keeps Playwright's: what each switch names stays
+ * named, whichever came last. Without an `--enable-features`, none is added (Playwright's own stands).
  */
-export function foldDisableFeatures(args: readonly string[]): string[] {
-  const named = args.filter((arg) => arg.startsWith(PREFIX)).flatMap((arg) => arg.slice(PREFIX.length).split(','));
-  const first = args.findIndex((arg) => arg.startsWith(PREFIX));
-  if (first === -1) return [...args];
-  const folded = disableFeaturesSwitch(named.map((name) => name.trim()).filter((name) => name !== ''));
-  return args.flatMap((arg, index) => (index === first ? [folded] : arg.startsWith(PREFIX) ? [] : [arg]));
+export function foldFeatureSwitches(args: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  return fold(fold(args, 'disable-features', [...PLAYWRIGHT_DISABLED_FEATURES, ...ROTE_DISABLED_FEATURES]), 'enable-features', playwrightEnabledFeatures(env));
 }

@@ -1,5 +1,5 @@
 import type { Browser, LaunchOptions } from 'playwright';
-import { disableFeaturesSwitch, foldDisableFeatures } from './chromiumFeatures.js';
+import { disableFeaturesSwitch, foldFeatureSwitches } from './chromiumFeatures.js';
 import { findChromium } from './findChromium.js';
 
 /**
@@ -22,12 +22,13 @@ export type LaunchBrowserOptions = Omit<LaunchOptions, 'executablePath'> & { exe
 
 /**
  * Launches Chromium found by `findChromium`, with rote's flags added to the caller's. A caller's
- * `--disable-features` is folded into rote's switch rather than replacing it (Chromium reads one).
+ * `--disable-features` or `--enable-features` is folded into rote's or Playwright's list rather
+ * than replacing it (Chromium reads one of each).
  */
 export async function launchBrowser(options: LaunchBrowserOptions = {}): Promise<Browser> {
   const { path } = findChromium(options.executablePath);
   const headless = options.headless ?? true;
-  const args = foldDisableFeatures([...CHROMIUM_ARGS.filter((flag) => headless || flag !== '--headless'), ...(options.args ?? [])]);
+  const args = foldFeatureSwitches([...CHROMIUM_ARGS.filter((flag) => headless || flag !== '--headless'), ...(options.args ?? [])]);
   // Loaded when a browser is launched: the CLI's usage errors and store commands never load Playwright.
   const { chromium } = await import('playwright');
   return chromium.launch({ ...options, headless, executablePath: path, args });
