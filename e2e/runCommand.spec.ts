@@ -35,26 +35,26 @@ test('rote run with parameters: 0 when replayed, 1 when it diverges, 2 for a usa
   expect(usage.stderr).toContain("option '--concurrency <n>' argument '0' is invalid");
 });
 
-test('a CSV batch of 12 rows, 3 at once: every row submitted with its values, the summary parsed from --json', async ({ app, recorded, file }) => {
-  const rows = patients(12);
+test('a CSV batch of 6 rows, 3 at once: every row submitted with its values, the summary parsed from --json', async ({ app, recorded, file }) => {
+  const rows = patients(6);
   const csv = file('patients.csv', patientsCsv(rows));
   const reportDir = join(dirname(csv), 'report');
   const result = await cli(['run', INTAKE_TASK, '--url', app.url, '--rows', csv, '--concurrency', '3', '--json', '--report', reportDir, '--store', recorded.store]);
   expect(result.code, result.stderr).toBe(0);
   const summary = JSON.parse(lastLine(result.stdout)) as JobSummary;
-  expect(summary).toMatchObject({ rows: 12, succeeded: 12, replayed: 12, failed: 0, agentCalls: 0 });
-  // The batch's report: its 12 runs and nothing else; rote stats reads the same totals.
+  expect(summary).toMatchObject({ rows: 6, succeeded: 6, replayed: 6, failed: 0, agentCalls: 0 });
+  // The batch's report: its 6 runs and nothing else; rote stats reads the same totals.
   expect(readdirSync(join(reportDir, 'runs')).sort()).toEqual(summary.runIds.map((id) => `${id}.html`).sort());
-  expect(readFileSync(join(reportDir, 'index.html'), 'utf8')).toContain('12 of 12 runs');
+  expect(readFileSync(join(reportDir, 'index.html'), 'utf8')).toContain('6 of 6 runs');
   const stats = await cli(['stats', '--json', '--run', ...summary.runIds.flatMap((id, i) => (i === 0 ? [id.slice(0, 8)] : ['--run', id])), '--store', recorded.store]);
   expect(stats.code, stats.stderr).toBe(0);
-  expect(JSON.parse(stats.stdout)).toMatchObject({ runs: 12, replayedShare: 1, agentCalls: 0, byStatus: { replayed: 12 } });
+  expect(JSON.parse(stats.stdout)).toMatchObject({ runs: 6, replayedShare: 1, agentCalls: 0, byStatus: { replayed: 6 } });
   expect(summary.results.map((row) => row.row)).toEqual(rows.map((_, i) => i + 1));
   expect(serverProblems(app, rows)).toEqual([]);
-  expect(app.submissions).toHaveLength(12);
+  expect(app.submissions).toHaveLength(6);
   // Every run is in the store's run log.
   const runIds = new Set(summary.results.map((row) => row.runId));
-  expect(await readStore(recorded.store, async (store) => (await store.listRuns(100)).filter((run) => runIds.has(run.id) && run.status === 'replayed'))).toHaveLength(12);
+  expect(await readStore(recorded.store, async (store) => (await store.listRuns(100)).filter((run) => runIds.has(run.id) && run.status === 'replayed'))).toHaveLength(6);
 });
 
 test('bad input is one error naming the problem, exit 2, and nothing runs', async ({ app, recorded, file }) => {
