@@ -45,9 +45,12 @@ export function playwrightEnabledFeatures(env: NodeJS.ProcessEnv = process.env):
  */
 export const ROTE_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'] as const;
 
+/** What rote's `--disable-features` switch always names: Playwright's list, then rote's. */
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, ...ROTE_DISABLED_FEATURES];
+
 type FeatureSwitch = 'disable-features' | 'enable-features';
 
-/** The names a `--disable-features=…` (or `-disable-features`, or one with no value) names. */
+/** The names a `--<name>=…` switch lists (also one-dash, or with no value); undefined for other args. */
 function namesIn(arg: string, name: FeatureSwitch): string[] | undefined {
   const match = new RegExp(`^--?${name}(?:=(.*))?$`).exec(arg);
   if (!match) return undefined;
@@ -60,7 +63,7 @@ function featureSwitch(name: FeatureSwitch, features: readonly string[]): string
 
 /** One `--disable-features` switch: Playwright's list, rote's, then `more`, each name once. */
 export function disableFeaturesSwitch(more: readonly string[] = []): string {
-  return featureSwitch('disable-features', [...PLAYWRIGHT_DISABLED_FEATURES, ...ROTE_DISABLED_FEATURES, ...more]);
+  return featureSwitch('disable-features', [...DISABLED_FEATURES, ...more]);
 }
 
 /** `args` with every switch called `name` folded into one, where the first stood, with `base` first. */
@@ -78,5 +81,5 @@ function fold(args: readonly string[], name: FeatureSwitch, base: readonly strin
  * named, whichever came last. Without an `--enable-features`, none is added (Playwright's own stands).
  */
 export function foldFeatureSwitches(args: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  return fold(fold(args, 'disable-features', [...PLAYWRIGHT_DISABLED_FEATURES, ...ROTE_DISABLED_FEATURES]), 'enable-features', playwrightEnabledFeatures(env));
+  return fold(fold(args, 'disable-features', DISABLED_FEATURES), 'enable-features', playwrightEnabledFeatures(env));
 }
