@@ -1,5 +1,5 @@
 import { cdpSession } from '../checks/cdp.js';
-import { watchChanges } from '../checks/pageChanges.js';
+import { watchChanges, watchEachDocument } from '../checks/pageChanges.js';
 import { warmDocument } from '../checks/pageKit.js';
 import { narrowed, withinDeadline } from '../progress/deadline.js';
 import { describeWindow } from './runWindows.js';
@@ -14,6 +14,9 @@ export async function startWatching(run: RunState): Promise<void> {
   // session opened (20 ms on the intake form): the first step's capture and reads need it.
   warmDocument(run.page);
   void cdpSession(run.page).catch(() => undefined);
+  // Each document the steps load keeps the change log from its DOMContentLoaded (pageChanges.ts).
+  // Not waited for: until it is in place, settling installs the log when it first asks, as it always did.
+  void watchEachDocument(run.page);
   await withinDeadline(narrowed(run.context, START_LIMIT_MS), watchChanges(run.page), 'starting to watch the page').catch(() => undefined);
 }
 
@@ -35,6 +38,7 @@ export async function followWindow(run: RunState): Promise<boolean> {
   run.env.page = next;
   const window = run.windows.indexOf(next);
   run.env.window = window;
+  void watchEachDocument(next);
   await withinDeadline(narrowed(context, START_LIMIT_MS), watchChanges(next), 'starting to watch the window').catch(() => undefined);
   context.log(`now in ${describeWindow(window)}: ${next.isClosed() ? '(closed)' : next.url()}`);
   return true;

@@ -124,10 +124,13 @@ export async function readAnsweredBefore(
     const asking = (page.evaluate(`${READ_AGAIN}(${JSON.stringify(read)}, ${JSON.stringify(pending?.actionAt ?? null)})`) as Promise<ReadAgain | null>).catch(() => null);
     // A settle that did not hold ends the look: the checks are done again on the settled page.
     const again = pending ? await Promise.race([asking, pending.wanted.then((at) => (at === undefined ? null : asking))]) : await asking;
-    if (!again || (pending && again.actionAt !== (await pending.wanted))) return undefined;
-    // Read once the sentinel has looked: a name or state can change with nothing the change log sees.
-    const cdp = await cdpSession(page);
-    const facts = accessibleFacts((await cdp.send('Accessibility.getPartialAXTree', { backendNodeId: domNode, fetchRelatives: true })).nodes as AXNode[]);
+    if (!again) return undefined;
+    // Read once the sentinel has looked (the look answered after it): a name or state can change
+    // with nothing the change log sees. Asked beside the confirmation, which reads nothing of it.
+    const reading = cdpSession(page).then((cdp) => cdp.send('Accessibility.getPartialAXTree', { backendNodeId: domNode, fetchRelatives: true }));
+    reading.catch(() => undefined);
+    if (pending && again.actionAt !== (await pending.wanted)) return undefined;
+    const facts = accessibleFacts((await reading).nodes as AXNode[]);
     const was = before.target;
     if (!sameAccessibleFacts(facts, was) || facts.roleOwn !== was.roleOwn) return undefined;
     const target: Target = { ...was, box: { x: again.x, y: again.y, width: again.width, height: again.height }, checked: again.checked, hasText: again.hasText, uncovered: again.uncovered };

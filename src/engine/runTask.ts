@@ -1,7 +1,9 @@
 import { describeAction } from '../actions/action.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
+import { unwatchEachDocument } from '../checks/pageChanges.js';
 import { scrubError } from '../params/scrubError.js';
+import { deadlineIn } from '../progress/deadline.js';
 import { drive, type RunEnd } from './drive.js';
 import { startWatching } from './followWindow.js';
 import { lastScreen } from './lastScreen.js';
@@ -13,6 +15,10 @@ import type { Divergence, RunResult, RunStatus } from './runResult.js';
 import { RunState, type RunInput } from './runState.js';
 
 export type { RunInput, RunLimits } from './runState.js';
+
+/** Taking rote's init script off the page is one DevTools call: this long at most, and a run past its deadline waits this little. */
+const UNWATCH_LIMIT_MS = 1000;
+const LATE_UNWATCH_MS = 100;
 
 /** How a run ended, as its record says: a status, and for a run that did not end well, why. */
 type Classified = { status: RunStatus; error?: string; errorCode?: RoteErrorCode; divergence?: Divergence };
@@ -44,9 +50,16 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   // No run hands back a page that a dialog holds: whatever is still open (a prompt the agent never answered) is dismissed.
   await run.dialogs.closeAll();
   run.windows.dispose();
+  // Taken off beside the commit: a page handed back loads no document with rote's log in it.
+  const unwatching = deadlineIn(Math.min(UNWATCH_LIMIT_MS, Math.max(LATE_UNWATCH_MS, context.deadline - Date.now())));
+  const unwatched = Promise.all(run.windows.all.map((page) => unwatchEachDocument(page, unwatching)));
   if (ended.status === 'failed') run.ledger.finalScreen = await lastScreen(run.page, params, context.deadline);
   const result = run.ledger.result({ status: ended.status, error: ended.error, errorCode: ended.errorCode, task: input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: run.view.warnings, dialogs: run.dialogs.events, time: run.time });
-  await commit(run, result);
+  try {
+    await commit(run, result);
+  } finally {
+    await unwatched;
+  }
   return result;
 }
 
