@@ -4,37 +4,40 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { scriptedAgent } from '../src/agent/scriptedAgent.js';
 import { Rote } from '../src/rote.js';
-import { unwatchEachDocument, watchEachDocument } from '../src/checks/pageChanges.js';
+import { ChangeLogAtLoad, watchChanges } from '../src/checks/pageChanges.js';
 import { beforeAction, settle } from '../src/checks/settle.js';
 import { deadlineIn } from '../src/progress/deadline.js';
 
 /**
  * During a run every new document of its page keeps the change log from its DOMContentLoaded
- * (src/checks/pageChanges.ts, watchEachDocument), so settling's quiet period on a new document
- * runs from then instead of from rote's first question. What must hold: the log is there before
- * the page's own DOMContentLoaded listeners run, and sees what they change; settling after a
- * navigation still waits for a change the new document makes after that; and once the run lets
- * the page go, no new document gets the log unasked.
+ * (src/checks/pageChanges.ts, ChangeLogAtLoad), so settling's quiet period on a new document runs
+ * from then instead of from rote's first question. What must hold: the log is there before the
+ * page's own DOMContentLoaded listeners run, and sees what they change; the page's own events at
+ * load (an autofocus, a box it ticks) are not taken for the run's input; settling after a
+ * navigation still waits for changes the new document makes after load; and once the run lets the
+ * page go, no new document gets the log.
  */
 const ORIGIN = 'http://rote.test';
 
-type Seen = { installed: boolean; installedBeforeOwnListener: boolean; loggedIds: string[] };
+type Seen = { installed: boolean; atLoad: boolean; listening: boolean; installedBeforeOwnListener: boolean; loggedIds: string[]; boxTouched: boolean; formFound: boolean };
 
 async function serve(page: Page): Promise<void> {
   await page.route(`${ORIGIN}/**`, (route) => {
     const url = new URL(route.request().url());
     if (url.pathname === '/next') {
-      // The page's own listener (registered by the page's first script), then a change every 10 ms for 60 ms after it.
+      // The page's own listener (registered by the page's first script): it builds, ticks a box as
+      // a restored draft would (with a change event), then changes the page three times 10 ms apart.
       return route.fulfill({
         contentType: 'text/html',
         body: `<script>
           document.addEventListener('DOMContentLoaded', function () {
             window.__logBeforeOwn = !!window.__roteChangeLog;
             var p = document.createElement('p'); p.id = 'built'; p.textContent = 'built at load'; document.body.appendChild(p);
-            var n = 0, step = function () { if (++n < 6) { p.textContent = 'built, part ' + n; setTimeout(step, 10); } else { var q = document.createElement('p'); q.id = 'late'; q.textContent = 'late'; document.body.appendChild(q); } };
+            var box = document.getElementById('urgent'); box.checked = true; box.dispatchEvent(new Event('change', { bubbles: true }));
+            var n = 0, step = function () { if (++n < 3) { p.textContent = 'built, part ' + n; setTimeout(step, 10); } else { var q = document.createElement('p'); q.id = 'late'; q.textContent = 'late'; document.body.appendChild(q); } };
             setTimeout(step, 10);
           });
-        </script><h1>Next</h1>`,
+        </script><h1>Next</h1><form id="f"><input id="name" autofocus><input id="urgent" type="checkbox"></form>`,
       });
     }
     return route.fulfill({ contentType: 'text/html', body: `<a id="go" href="/next">Go</a>` });
@@ -43,11 +46,18 @@ async function serve(page: Page): Promise<void> {
 
 async function seen(page: Page): Promise<Seen> {
   return page.evaluate(() => {
-    const log = (window as unknown as { __roteChangeLog?: { events: { el: Element }[] } }).__roteChangeLog;
+    type Log = { events: { el: Element }[]; atLoad: boolean; listening: boolean; touched: WeakSet<Element>; formsAsFound: WeakMap<Element, unknown> };
+    const log = (window as unknown as { __roteChangeLog?: Log }).__roteChangeLog;
+    const box = document.getElementById('urgent');
+    const form = document.getElementById('f');
     return {
       installed: log !== undefined,
+      atLoad: log?.atLoad === true,
+      listening: log?.listening === true,
       installedBeforeOwnListener: (window as unknown as { __logBeforeOwn?: boolean }).__logBeforeOwn === true,
       loggedIds: log ? log.events.map((event) => event.el.id).filter(Boolean) : [],
+      boxTouched: log !== undefined && box !== null && log.touched.has(box),
+      formFound: log !== undefined && form !== null && log.formsAsFound.has(form),
     };
   });
 }
@@ -55,20 +65,44 @@ async function seen(page: Page): Promise<Seen> {
 test('a new document keeps the change log from its DOMContentLoaded, ahead of its own listeners', async ({ page }) => {
   await serve(page);
   await page.goto(`${ORIGIN}/`);
-  await watchEachDocument(page);
+  const logs = new ChangeLogAtLoad();
+  await watched(logs, page);
   await page.click('#go');
   await page.waitForURL(`${ORIGIN}/next`);
   await page.waitForSelector('#built');
   const now = await seen(page);
-  expect(now.installed).toBe(true);
-  expect(now.installedBeforeOwnListener).toBe(true);
+  expect(now).toMatchObject({ installed: true, atLoad: true, installedBeforeOwnListener: true });
   expect(now.loggedIds).toContain('built');
+  await logs.end(deadlineIn(5000));
 });
+
+test("the page's own events at load (an autofocus, a box it ticks) are not taken for the run's input", async ({ page }) => {
+  await serve(page);
+  await page.goto(`${ORIGIN}/`);
+  const logs = new ChangeLogAtLoad();
+  await watched(logs, page);
+  await page.click('#go');
+  await page.waitForSelector('#late');
+  expect(await seen(page)).toMatchObject({ atLoad: true, listening: false });
+  // rote's first question adds the listeners for the run's input: the box the page ticked is no control the run set,
+  // and the form as found is read at the run's first input, not at the page's autofocus.
+  await watchChanges(page);
+  expect(await seen(page)).toMatchObject({ listening: true, boxTouched: false, formFound: false });
+  await page.locator('#name').press('a');
+  expect(await seen(page)).toMatchObject({ boxTouched: false, formFound: true });
+  await logs.end(deadlineIn(5000));
+});
+
+/** Watches, and waits until the script is in place (a run does not wait: its first step's checks come first). */
+async function watched(logs: ChangeLogAtLoad, page: Page): Promise<void> {
+  await logs.watch(page);
+}
 
 test('settling after a navigation waits for what the new document changes after DOMContentLoaded', async ({ page }) => {
   await serve(page);
   await page.goto(`${ORIGIN}/`);
-  await watchEachDocument(page);
+  const logs = new ChangeLogAtLoad();
+  await watched(logs, page);
   for (let i = 0; i < 5; i++) {
     await page.goto(`${ORIGIN}/`);
     const before = beforeAction(page);
@@ -78,15 +112,22 @@ test('settling after a navigation waits for what the new document changes after 
     // Each change comes well inside the 40 ms quiet period after the one before, from DOMContentLoaded on: settled only after the last.
     expect(await page.locator('#late').count(), `repeat ${i + 1}`).toBe(1);
   }
+  await logs.end(deadlineIn(5000));
 });
 
-test('once the run lets the page go, new documents do not get the change log', async ({ page }) => {
+test('once the run lets the page go, new documents do not get the change log, nor a window met after', async ({ page, context }) => {
   await serve(page);
   await page.goto(`${ORIGIN}/`);
-  await watchEachDocument(page);
-  await unwatchEachDocument(page, deadlineIn(5000));
+  const logs = new ChangeLogAtLoad();
+  await watched(logs, page);
+  await logs.end(deadlineIn(5000));
   await page.goto(`${ORIGIN}/next`);
   expect((await seen(page)).installed).toBe(false);
+  const late = await context.newPage();
+  await serve(late);
+  await logs.watch(late);
+  await late.goto(`${ORIGIN}/next`);
+  expect((await seen(late)).installed).toBe(false);
 });
 
 test('a run, recorded and then replayed across a new document, leaves no change log on the page for the documents after it', async ({ page }) => {
@@ -100,7 +141,8 @@ test('a run, recorded and then replayed across a new document, leaves no change 
       const result = await rote.run(page, { task: 'Go to the next page', params: {}, agent });
       expect(result.status, result.error).toBe(expected);
       expect(page.url()).toBe(`${ORIGIN}/next`);
-      // The run's own document had it (settling asked); the next one the page loads does not.
+      // The document the run loaded had it from its DOMContentLoaded; the next one the page loads has none.
+      expect((await seen(page)).atLoad).toBe(true);
       await page.goto(`${ORIGIN}/next`);
       expect((await seen(page)).installed).toBe(false);
     }

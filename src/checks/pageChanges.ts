@@ -10,10 +10,16 @@ import { FORM_OF_JS, READ_FORM_JS } from './formState.js';
  * (see perform.ts).
  */
 export const CHANGE_LOG_JS = String.raw`
-  var __roteChanges = function () {
+  var __roteChanges = function (observeOnly) {
     var state = window.__roteChangeLog;
-    if (state) return state;
-    state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), leaving: false, submits: [], formsAsFound: new WeakMap(), touched: new WeakSet() };
+    if (!state) state = __roteObserve();
+    if (!observeOnly && !state.listening) __roteListen(state);
+    return state;
+  };
+  // The log of changes alone: what settling's quiet period reads. Installed at a new document's
+  // DOMContentLoaded during a run (watchEachDocument), or at rote's first question.
+  var __roteObserve = function () {
+    var state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), atLoad: false, listening: false, leaving: false, submits: [], formsAsFound: new WeakMap(), touched: new WeakSet() };
     var note = function (el, t, attribute) {
       if (!el || el.nodeType !== 1) return;
       // Counted apart from the bounded ring: whether anything at all changed between two looks.
@@ -41,6 +47,13 @@ export const CHANGE_LOG_JS = String.raw`
         if (r.type === 'childList') for (var j = 0; j < r.addedNodes.length; j++) note(r.addedNodes[j], t, null);
       }
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
+    return state;
+  };
+  // What the run's input meets: listened for only from rote's first question on, never from a
+  // document's load, so that a page's own focus, input or change events at load (an autofocus, a
+  // restored draft) are not taken for the run's first input or for controls the run set.
+  var __roteListen = function (state) {
+    state.listening = true;
     // Fired synchronously when a click or submit starts leaving the document, before any request.
     window.addEventListener('beforeunload', function () { state.leaving = true; });
     // A form's submission is dispatched inside the click (or Enter) that submits it, and its
@@ -68,7 +81,6 @@ export const CHANGE_LOG_JS = String.raw`
     };
     ['input', 'change', 'click'].forEach(function (type) { window.addEventListener(type, touch, true); });
     window.addEventListener('submit', function (event) { state.seq++; state.submits.push({ t: Date.now(), event: event }); if (state.submits.length > 50) state.submits.shift(); }, true);
-    return state;
   };`;
 
 /** Installs the change log on the current document (settling installs it on every new one). */
@@ -77,47 +89,54 @@ export async function watchChanges(page: Page): Promise<void> {
 }
 
 /**
- * The change log of every new top-level document of a page, installed at its DOMContentLoaded
- * (ahead of the page's own listeners, which run after ours) instead of when settling first asks:
- * settling waits a full quiet period on a document it has seen nothing of (settle.ts), and that
- * period now runs from the moment the document was parsed, with whatever the page's scripts change
- * after it in the log, instead of from Node's first question, 20 to 70 ms later while the new
- * document readies (measured on the claim wizard's pages). What came before DOMContentLoaded
- * (the parsing) is not logged, as it was not before: a wait learned on a new document sees the
- * same changes as ever, and those its scripts made before settling asked besides.
+ * The change log of every new top-level document of a run's page, begun at its DOMContentLoaded
+ * (ahead of the page's own listeners for it) instead of when settling first asks: settling waits
+ * a full quiet period on a document it has seen nothing of (settle.ts), and that period now runs
+ * from the moment the document was parsed, with whatever the page's scripts change from then in
+ * the log, instead of from Node's first question, which came 20 to 70 ms later while the new
+ * document readied (traced on the claim wizard's pages). Only the log of changes: the listeners
+ * for the run's input (the form as found, the controls the run set, submits, leaving) are added
+ * at rote's first question, as ever, so a page's own events at load are not taken for the run's.
  */
 const AT_CONTENT_LOADED = `(function () {
   if (window !== window.top) return;
   document.addEventListener('DOMContentLoaded', function () {
-    try { ${CHANGE_LOG_JS} __roteChanges(); } catch (e) {}
+    try { ${CHANGE_LOG_JS} if (!window.__roteChangeLog) __roteChanges(true).atLoad = true; } catch (e) {}
   }, { once: true });
 })()`;
 
-const documentScripts = new WeakMap<Page, Promise<Disposable | undefined>>();
-
 /**
- * Has every new document of `page` keep the change log from its DOMContentLoaded, until
- * `unwatchEachDocument` (Playwright's init script, taken off again: nothing of rote stays on a page
- * a run hands back). Never fails: a page that cannot take it (closed) is settled as before.
+ * The init scripts of one run (`page.addInitScript`, one a window the run works in), each taken
+ * off when the run ends: nothing of rote stays on a page it hands back. A window the run meets
+ * after it ended (its steps cut off by the deadline still running) gets none.
  */
-export async function watchEachDocument(page: Page): Promise<void> {
-  let script = documentScripts.get(page);
-  if (!script) {
-    script = page.addInitScript({ content: AT_CONTENT_LOADED }).catch(() => undefined);
-    documentScripts.set(page, script);
+export class ChangeLogAtLoad {
+  private readonly scripts = new Map<Page, Promise<Disposable | undefined>>();
+  private over = false;
+
+  /**
+   * Every new document of `page` keeps the change log from its DOMContentLoaded, once this
+   * resolves. A run does not wait for it: until it is in place, a document's log begins at the
+   * first question, as it always did. Never fails.
+   */
+  async watch(page: Page): Promise<void> {
+    if (this.over) return;
+    let script = this.scripts.get(page);
+    if (!script) {
+      script = page.addInitScript({ content: AT_CONTENT_LOADED }).catch(() => undefined);
+      this.scripts.set(page, script);
+    }
+    await script;
   }
-  await script;
-}
 
-/**
- * Takes the script of `watchEachDocument` off the page again (the run is over). Never fails, and
- * waits no longer than `deadline`: a page that does not answer (a frozen renderer) is not the run's
- * to wait for, and the script is taken off whenever it answers.
- */
-export async function unwatchEachDocument(page: Page, deadline: Deadline): Promise<void> {
-  const script = documentScripts.get(page);
-  if (!script) return;
-  documentScripts.delete(page);
-  const removing = script.then((added) => (added && !page.isClosed() ? added.dispose() : undefined)).catch(() => undefined);
-  await raceDeadline(deadline, removing, () => undefined);
+  /**
+   * Takes every script off again, waiting no longer than `deadline`: a page that does not answer
+   * (a frozen renderer) is not the run's to wait for, and has its script taken off when it answers.
+   */
+  async end(deadline: Deadline): Promise<void> {
+    this.over = true;
+    const removing = [...this.scripts].map(([page, script]) => script.then((added) => (added && !page.isClosed() ? added.dispose() : undefined)).catch(() => undefined));
+    this.scripts.clear();
+    await raceDeadline(deadline, Promise.all(removing), () => undefined);
+  }
 }

@@ -1,5 +1,5 @@
 import { cdpSession } from '../checks/cdp.js';
-import { watchChanges, watchEachDocument } from '../checks/pageChanges.js';
+import { watchChanges } from '../checks/pageChanges.js';
 import { warmDocument } from '../checks/pageKit.js';
 import { narrowed, withinDeadline } from '../progress/deadline.js';
 import { describeWindow } from './runWindows.js';
@@ -16,7 +16,7 @@ export async function startWatching(run: RunState): Promise<void> {
   void cdpSession(run.page).catch(() => undefined);
   // Each document the steps load keeps the change log from its DOMContentLoaded (pageChanges.ts).
   // Not waited for: until it is in place, settling installs the log when it first asks, as it always did.
-  void watchEachDocument(run.page);
+  void run.changeLogAtLoad.watch(run.page);
   await withinDeadline(narrowed(run.context, START_LIMIT_MS), watchChanges(run.page), 'starting to watch the page').catch(() => undefined);
 }
 
@@ -38,7 +38,7 @@ export async function followWindow(run: RunState): Promise<boolean> {
   run.env.page = next;
   const window = run.windows.indexOf(next);
   run.env.window = window;
-  void watchEachDocument(next);
+  void run.changeLogAtLoad.watch(next);
   await withinDeadline(narrowed(context, START_LIMIT_MS), watchChanges(next), 'starting to watch the window').catch(() => undefined);
   context.log(`now in ${describeWindow(window)}: ${next.isClosed() ? '(closed)' : next.url()}`);
   return true;

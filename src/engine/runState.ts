@@ -27,6 +27,7 @@ import { answerPrompt } from './promptAnswer.js';
 import { TrajectoryView } from './trajectoryView.js';
 import { RunTimeAccount } from './runTime.js';
 import { WaitWindow } from './waitCondition.js';
+import { ChangeLogAtLoad } from '../checks/pageChanges.js';
 
 export type RunLimits = {
   /** How long a cached step's checks may wait for the page to show its target. */
@@ -102,6 +103,8 @@ export class RunState {
   /** The run's page and the windows its pages open: steps act in the newest one still open. */
   readonly windows: RunWindows;
   readonly documents: DocumentAccounts;
+  /** The change log from each new document's DOMContentLoaded, in every window of the run (pageChanges.ts). */
+  readonly changeLogAtLoad = new ChangeLogAtLoad();
   /** The window steps act in now. */
   page: Page;
   /** The agent takes over after a dialog overlapped a cached step: its first step is the one learned for that (NodeState.afterDialog). */

@@ -1,7 +1,6 @@
 import { describeAction } from '../actions/action.js';
 import { firstLineOf, messageOf } from '../errors/messageOf.js';
 import { RoteError, type RoteErrorCode } from '../errors/roteError.js';
-import { unwatchEachDocument } from '../checks/pageChanges.js';
 import { scrubError } from '../params/scrubError.js';
 import { deadlineIn } from '../progress/deadline.js';
 import { drive, type RunEnd } from './drive.js';
@@ -52,7 +51,7 @@ export async function runTask(input: RunInput): Promise<RunResult> {
   run.windows.dispose();
   // Taken off beside the commit: a page handed back loads no document with rote's log in it.
   const unwatching = deadlineIn(Math.min(UNWATCH_LIMIT_MS, Math.max(LATE_UNWATCH_MS, context.deadline - Date.now())));
-  const unwatched = Promise.all(run.windows.all.map((page) => unwatchEachDocument(page, unwatching)));
+  const unwatched = run.changeLogAtLoad.end(unwatching);
   if (ended.status === 'failed') run.ledger.finalScreen = await lastScreen(run.page, params, context.deadline);
   const result = run.ledger.result({ status: ended.status, error: ended.error, errorCode: ended.errorCode, task: input.task, taskKey: identity.key, startedAt: context.startedAt, callLog: context.callLog, params, warnings: run.view.warnings, dialogs: run.dialogs.events, time: run.time });
   try {

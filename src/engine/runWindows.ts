@@ -45,11 +45,6 @@ export class RunWindows {
     return index === 0 ? undefined : { index, open: this.opened.filter((window) => !window.isClosed()).length };
   }
 
-  /** The run's page and every window opened during the run, closed ones too. */
-  get all(): readonly Page[] {
-    return [this.main, ...this.opened];
-  }
-
   /** Stops following new windows (the run is over). */
   dispose(): void {
     for (const { page, listener } of this.listeners.splice(0)) page.off('popup', listener);
