@@ -24,6 +24,16 @@ type Seen = { installed: boolean; atLoad: boolean; listening: boolean; installed
 async function serve(page: Page): Promise<void> {
   await page.route(`${ORIGIN}/**`, (route) => {
     const url = new URL(route.request().url());
+    if (url.pathname === '/status') {
+      // The page writes its status at load; a click writes it at once and again 20 ms later.
+      return route.fulfill({
+        contentType: 'text/html',
+        body: `<script>
+          document.addEventListener('DOMContentLoaded', function () { document.getElementById('status').textContent = 'Ready'; });
+        </script><p id="status">...</p>
+        <button id="save" onclick="var s = document.getElementById('status'); s.textContent = 'Saving'; setTimeout(function () { s.textContent = 'Saved'; }, 20);">Save</button>`,
+      });
+    }
     if (url.pathname === '/next') {
       // The page's own listener (registered by the page's first script): it builds, ticks a box as
       // a restored draft would (with a change event), then changes the page three times 10 ms apart.
@@ -90,6 +100,25 @@ test("the page's own events at load (an autofocus, a box it ticks) are not taken
   expect(await seen(page)).toMatchObject({ listening: true, boxTouched: false, formFound: false });
   await page.locator('#name').press('a');
   expect(await seen(page)).toMatchObject({ boxTouched: false, formFound: true });
+  await logs.end(deadlineIn(5000));
+});
+
+test('what the page wrote as it arrived is not taken for motion: a click within 1.5 s of load that changes it again is waited for', async ({ page }) => {
+  await serve(page);
+  await page.goto(`${ORIGIN}/`);
+  const logs = new ChangeLogAtLoad();
+  await watched(logs, page);
+  for (let i = 0; i < 5; i++) {
+    await page.goto(`${ORIGIN}/status`);
+    // rote's first question on the document, as the settle after a navigation asks it.
+    await watchChanges(page);
+    expect(await seen(page)).toMatchObject({ atLoad: true, listening: true });
+    const before = beforeAction(page);
+    const box = (await page.locator('#save').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await settle(page, before, deadlineIn(5000));
+    expect(await page.textContent('#status'), `repeat ${i + 1}`).toBe('Saved');
+  }
   await logs.end(deadlineIn(5000));
 });
 

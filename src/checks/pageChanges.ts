@@ -17,7 +17,7 @@ export const CHANGE_LOG_JS = String.raw`
     return state;
   };
   // The log of changes alone: what settling's quiet period reads. Installed at a new document's
-  // DOMContentLoaded during a run (watchEachDocument), or at rote's first question.
+  // DOMContentLoaded during a run (ChangeLogAtLoad), or at rote's first question.
   var __roteObserve = function () {
     var state = window.__roteChangeLog = { events: [], seq: 0, info: new WeakMap(), installedAt: Date.now(), atLoad: false, listening: false, leaving: false, submits: [], formsAsFound: new WeakMap(), touched: new WeakSet() };
     var note = function (el, t, attribute) {
@@ -54,6 +54,12 @@ export const CHANGE_LOG_JS = String.raw`
   // restored draft) are not taken for the run's first input or for controls the run set.
   var __roteListen = function (state) {
     state.listening = true;
+    // A log begun at load has seen the document arrive (what its DOMContentLoaded listeners wrote):
+    // that is not the page's own motion. Changes before this moment count for settling's first
+    // quiet period only; the texts and attributes each element showed are kept from here on, and
+    // what changed before it is no ticker (settle.ts, waitRegions.ts), as when the log began here.
+    state.listenedAt = Date.now();
+    if (state.atLoad) state.info = new WeakMap();
     // Fired synchronously when a click or submit starts leaving the document, before any request.
     window.addEventListener('beforeunload', function () { state.leaving = true; });
     // A form's submission is dispatched inside the click (or Enter) that submits it, and its

@@ -112,7 +112,8 @@ const DOM_QUIET = kitFunction('dom-quiet', `function (quietMs, maxMs, actionAt, 
     var churning = new Set(), times = new Map(), last = state.installedAt;
     for (var i = 0; i < state.events.length; i++) {
       var e = state.events[i];
-      if (e.t >= actionAt - ${CHURN_MS} && e.t < actionAt) churning.add(e.el);
+      // The document's arrival (a log begun at load, before rote's first question) is not motion.
+      if (e.t >= actionAt - ${CHURN_MS} && e.t < actionAt && !(e.t < state.listenedAt)) churning.add(e.el);
       if (e.t < actionAt) continue;
       var seen = times.get(e.el) || [];
       if (seen[seen.length - 1] !== e.t) seen.push(e.t);

@@ -70,7 +70,8 @@ const CHANGED_SINCE = `(function (since, trigger, near, attributes) {
   var firstLook = state.installedAt >= trigger;
   for (var i = 0; i < state.events.length; i++) {
     var e = state.events[i];
-    if (e.t < trigger) { before.add(e.el); continue; }
+    // The document's arrival (a log begun at load, before rote's first question) is no ticker.
+    if (e.t < trigger) { if (!(e.t < state.listenedAt)) before.add(e.el); continue; }
     if (e.t < since) continue;
     var seen = times.get(e.el);
     if (!seen) times.set(e.el, seen = []);
