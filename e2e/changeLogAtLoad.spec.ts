@@ -73,10 +73,7 @@ async function seen(page: Page): Promise<Seen> {
 }
 
 test('a new document keeps the change log from its DOMContentLoaded, ahead of its own listeners', async ({ page }) => {
-  await serve(page);
-  await page.goto(`${ORIGIN}/`);
-  const logs = new ChangeLogAtLoad();
-  await watched(logs, page);
+  const logs = await watchedPage(page);
   await page.click('#go');
   await page.waitForURL(`${ORIGIN}/next`);
   await page.waitForSelector('#built');
@@ -87,10 +84,7 @@ test('a new document keeps the change log from its DOMContentLoaded, ahead of it
 });
 
 test("the page's own events at load (an autofocus, a box it ticks) are not taken for the run's input", async ({ page }) => {
-  await serve(page);
-  await page.goto(`${ORIGIN}/`);
-  const logs = new ChangeLogAtLoad();
-  await watched(logs, page);
+  const logs = await watchedPage(page);
   await page.click('#go');
   await page.waitForSelector('#late');
   expect(await seen(page)).toMatchObject({ atLoad: true, listening: false });
@@ -104,10 +98,7 @@ test("the page's own events at load (an autofocus, a box it ticks) are not taken
 });
 
 test('what the page wrote as it arrived is not taken for motion: a click within 1.5 s of load that changes it again is waited for', async ({ page }) => {
-  await serve(page);
-  await page.goto(`${ORIGIN}/`);
-  const logs = new ChangeLogAtLoad();
-  await watched(logs, page);
+  const logs = await watchedPage(page);
   for (let i = 0; i < 5; i++) {
     await page.goto(`${ORIGIN}/status`);
     // rote's first question on the document, as the settle after a navigation asks it.
@@ -122,16 +113,17 @@ test('what the page wrote as it arrived is not taken for motion: a click within 
   await logs.end(deadlineIn(5000));
 });
 
-/** Watches, and waits until the script is in place (a run does not wait: its first step's checks come first). */
-async function watched(logs: ChangeLogAtLoad, page: Page): Promise<void> {
-  await logs.watch(page);
-}
-
-test('settling after a navigation waits for what the new document changes after DOMContentLoaded', async ({ page }) => {
+/** The page served and at its start, its new documents watched once the script is in place (a run does not wait: its first step's checks come first). */
+async function watchedPage(page: Page): Promise<ChangeLogAtLoad> {
   await serve(page);
   await page.goto(`${ORIGIN}/`);
   const logs = new ChangeLogAtLoad();
-  await watched(logs, page);
+  await logs.watch(page);
+  return logs;
+}
+
+test('settling after a navigation waits for what the new document changes after DOMContentLoaded', async ({ page }) => {
+  const logs = await watchedPage(page);
   for (let i = 0; i < 5; i++) {
     await page.goto(`${ORIGIN}/`);
     const before = beforeAction(page);
@@ -145,10 +137,7 @@ test('settling after a navigation waits for what the new document changes after 
 });
 
 test('once the run lets the page go, new documents do not get the change log, nor a window met after', async ({ page, context }) => {
-  await serve(page);
-  await page.goto(`${ORIGIN}/`);
-  const logs = new ChangeLogAtLoad();
-  await watched(logs, page);
+  const logs = await watchedPage(page);
   await logs.end(deadlineIn(5000));
   await page.goto(`${ORIGIN}/next`);
   expect((await seen(page)).installed).toBe(false);
