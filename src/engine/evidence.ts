@@ -1,3 +1,4 @@
+import { readFormatCue, storedFormatCue } from '../checks/formatCue.js';
 import { actionPoint, type Action } from '../actions/action.js';
 import type { TypeMode } from '../actions/perform.js';
 import type { Fingerprint, Target } from '../checks/fingerprint.js';
@@ -76,6 +77,16 @@ export function typeModeFor(target: Target | null): TypeMode {
   return textControl && !target.hasText ? 'replace' : 'keys';
 }
 
+/**
+ * What a text field typed into said of its format (formatCue.ts): kept with every such step, and
+ * compared on replay where the step's text renders a value in a learned format.
+ */
+async function formatCueOf(page: Page, target: Target, params: BoundParams, deadline: Deadline): Promise<Pick<NodeState, 'formatCue'>> {
+  if (!target.showsValue || target.fingerprint.tag === 'select') return {};
+  const cue = await readFormatCue(page, deadline);
+  return cue ? { formatCue: storedFormatCue(cue, params) } : {};
+}
+
 export async function captureEvidence(page: Page, action: Action, params: BoundParams, task: string, deadline: Deadline): Promise<RecordedEvidence> {
   const url = templatedUrl(page.url(), params);
   const point = actionPoint(action);
@@ -96,6 +107,7 @@ export async function captureEvidence(page: Page, action: Action, params: BoundP
     ...(target.checked !== null ? { checkedBefore: target.checked } : {}),
     ...(target.disabled ? { disabled: true } : {}),
     ...(action.type === 'type' ? { typeMode: typeModeFor(target) } : {}),
+    ...(action.type === 'type' ? await formatCueOf(page, target, params, deadline) : {}),
   };
   // A secret the target's name or container shows is stored as its {{name}}; checks render it back.
   const fingerprint = storedFingerprint(target.fingerprint, params);

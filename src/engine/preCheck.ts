@@ -6,6 +6,7 @@ import { unmovedTarget } from '../checks/lookalikes.js';
 import { recordedName, renderSecrets } from '../checks/secretTarget.js';
 import { compareUrls } from '../checks/urlCheck.js';
 import { formDifference, untouchedFormState } from '../checks/formState.js';
+import { learnedFormatProblem } from '../checks/formatCue.js';
 import { readableImage } from '../checks/visual.js';
 import type { PageRegion } from '../checks/waitRegions.js';
 import { asBoolean, fold } from '../params/fold.js';
@@ -184,6 +185,9 @@ async function checkTarget(draft: Draft): Promise<CheckFail | undefined> {
   if (!located.ok) return fail(draft, located.reason);
   const { target, kind, action, firstRead } = located.value;
   if (target.disabled && !node.state.disabled) return fail(draft, `the target ${describeFingerprint(target.fingerprint)} is disabled`);
+  // A value typed in a format learned when recording is typed so only where the field still asks for it (formatCue.ts).
+  const formatChanged = node.state.formatCue && node.action.type === 'type' ? await learnedFormatProblem(env.page, node.state.formatCue, node.action.text, env.params, env.deadline) : undefined;
+  if (formatChanged) return fail(draft, formatChanged);
   const wanted = node.state.checkedParam ? asBoolean(env.params.get(node.state.checkedParam) ?? '') : node.state.checkedAfter;
   if (node.state.checkedParam && wanted === undefined) return fail(draft, `parameter "${node.state.checkedParam}" sets a checkbox, but its value is not yes/no`);
   draft.located = { target, kind, action, alreadyDone: wanted != null && target.checked === wanted, expectedName, recordedNow, firstRead };

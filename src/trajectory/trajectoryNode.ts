@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { actionSchema, type Action } from '../actions/action.js';
 import type { Fingerprint } from '../checks/fingerprint.js';
 import type { Box } from '../checks/geometry.js';
+import { formatCueSchema } from '../checks/formatCue.js';
 import { identitySchema } from '../checks/identity.js';
 import { accept, refuse, type Outcome } from '../errors/refusal.js';
 import { UnreadableColumn, type NodeRow } from '../store/rows.js';
@@ -133,6 +134,12 @@ export const stateSchema = z
      * no step set held then, as formState.ts reads them (no values). A replay sends it only as it was.
      */
     formState: z.array(z.object({ key: z.string(), state: z.string() })).optional(),
+    /**
+     * A `type` step into a text field: what the field said of its format when recorded (its
+     * placeholder, pattern, title, description, the words after it; formatCue.ts). A step that
+     * types a value in a learned format is replayed only where the field still says the same.
+     */
+    formatCue: formatCueSchema.optional(),
     /** The target was disabled when recorded (acting on it did nothing, by design). */
     disabled: z.boolean().optional(),
     /**
