@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoundParams } from '../params/boundParams.js';
-import { formatCueDifference, storedFormatCue, typesInLearnedFormat } from './formatCue.js';
+import { formatCueDifference, storedFormatCue, typesInLearnedFormat, UNREAD_CUE } from './formatCue.js';
 
 const params = (values: Record<string, string>, secrets: string[] = []) => BoundParams.of(values, { secrets });
 
@@ -33,8 +33,16 @@ describe('formatCueDifference', () => {
     expect(formatCueDifference({}, { placeholder: 'mm/dd/yyyy' }, none)).toBe('placeholder "mm/dd/yyyy" (recorded none)');
     expect(formatCueDifference({ title: 'Day first' }, {}, none)).toBe('title none (recorded "Day first")');
   });
-  it('takes a cue that could not be read for a change', () => {
+  it('takes a cue that could not be read for a change, on replay or when recorded', () => {
     expect(formatCueDifference({ placeholder: 'dd/mm/yyyy' }, undefined, none)).toMatch(/could not be read/);
+    expect(formatCueDifference(UNREAD_CUE, {}, none)).toMatch(/could not be read when recorded/);
+  });
+  it('compares a long description whole: a format said at its end is not cut off', () => {
+    const long = (format: string) => `The first day of your leave. Requests with less than two weeks of notice need your manager's approval. Format: ${format}`;
+    const stored = storedFormatCue({ describedBy: long('DD/MM/YYYY') }, none);
+    expect(stored.describedBy!.length).toBeLessThanOrEqual(80);
+    expect(formatCueDifference(stored, { describedBy: long('DD/MM/YYYY') }, none)).toBeUndefined();
+    expect(formatCueDifference(stored, { describedBy: long('MM/DD/YYYY') }, none)).toMatch(/^description "The first day/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import type { BoundParams } from '../params/boundParams.js';
@@ -23,6 +24,8 @@ export const formatCueSchema = z
     title: z.string().optional(),
     describedBy: z.string().optional(),
     after: z.string().optional(),
+    /** The field's cue could not be read when recorded (the page would not answer): no replay can show it the same. */
+    unread: z.literal(true).optional(),
   })
   .strip();
 
@@ -38,42 +41,62 @@ const CUE_WORDS: Record<(typeof CUE_PARTS)[number], string> = {
   after: 'text after it',
 };
 
-/** At most this many characters of each part: a hint, not a paragraph. */
-const CUE_LIMIT = 80;
+/** What a part may hold in the page's answer: a long description is compared whole, by its hash. */
+const READ_LIMIT = 2000;
+/** The words after the field are read up to the next text control, and no further than this. */
+const AFTER_LIMIT = 200;
+/** A part longer than this is stored as its first words and a hash of the whole. */
+const STORED_LIMIT = 80;
 
 /**
- * Runs in the page: the focused control's cue (where typing goes), or null when the focus is on
- * no text control. The text after it is read in document order from the control, within its
- * grandparent (the row a label, the field and its hint stand in), up to the next control.
+ * Runs in the page: the focused text control's cue (where typing goes: into same-origin frames
+ * and open shadow roots, as rote's target read goes), or null when the focus is on none. The text
+ * after it is read in document order from the control, within its grandparent (or its shadow
+ * root), skipping what is not shown and buttons (a date picker's), up to the next text control.
  */
-const FORMAT_CUE_JS = `(function (limit) {
+const FORMAT_CUE_JS = `(function (readLimit, afterLimit) {
   var el = document.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  if (!el || !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.isContentEditable)) return null;
-  var clean = function (text) { return String(text || '').replace(/\\s+/g, ' ').trim().slice(0, limit); };
+  for (var depth = 0; el && depth < 10; depth++) {
+    if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME')) {
+      var inner = null;
+      try { inner = el.contentDocument && el.contentDocument.activeElement; } catch (e) { inner = null; }
+      if (inner && inner !== el.contentDocument.body) { el = inner; continue; }
+    }
+    break;
+  }
+  var textEntry = function (node) {
+    if (!node || node.nodeType !== 1) return false;
+    if (node.tagName === 'TEXTAREA' || node.isContentEditable) return true;
+    if (node.tagName !== 'INPUT') return false;
+    return !/^(hidden|checkbox|radio|submit|button|reset|image|file|color|range)$/i.test(node.type || '');
+  };
+  if (!textEntry(el)) return null;
+  var clean = function (text, limit) { return String(text || '').replace(/\\s+/g, ' ').trim().slice(0, limit); };
   var cue = {};
-  var attr = function (name, key) { var v = clean(el.getAttribute(name)); if (v) cue[key] = v; };
+  var attr = function (name, key) { var v = clean(el.getAttribute(name), readLimit); if (v) cue[key] = v; };
   attr('placeholder', 'placeholder');
   attr('pattern', 'pattern');
   attr('title', 'title');
-  var doc = el.ownerDocument;
-  var described = (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean).map(function (id) { var d = doc.getElementById(id); return d ? d.textContent : ''; }).join(' ');
-  if (clean(described)) cue.describedBy = clean(described);
-  var scope = (el.parentElement && el.parentElement.parentElement) || el.parentElement;
+  var root = el.getRootNode();
+  var byId = function (id) { return root && typeof root.getElementById === 'function' ? root.getElementById(id) : el.ownerDocument.getElementById(id); };
+  var described = (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean).map(function (id) { var d = byId(id); return d ? d.textContent : ''; }).join(' ');
+  if (clean(described, readLimit)) cue.describedBy = clean(described, readLimit);
+  var scope = (el.parentElement && el.parentElement.parentElement) || el.parentElement || (root !== el.ownerDocument ? root : null);
   if (scope) {
-    var control = 'input:not([type=hidden]),select,textarea,button,[contenteditable=""],[contenteditable=true],[role=textbox],[role=combobox],[role=button]';
-    var walker = doc.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    var shown = function (node) { return typeof node.checkVisibility !== 'function' || node.checkVisibility({ visibilityProperty: true, opacityProperty: true }); };
+    var walker = el.ownerDocument.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     var past = false, words = '';
-    for (var node = walker.nextNode(); node && words.length < limit; node = walker.nextNode()) {
+    for (var node = walker.nextNode(); node && words.length < afterLimit; node = walker.nextNode()) {
       if (!past) { if (node === el) past = true; continue; }
       // The control's own text (a contenteditable's) is not what stands after it.
       if (el.contains(node)) continue;
-      if (node.nodeType === 1) { if (node.matches(control)) break; continue; }
+      if (node.nodeType === 1) { if (textEntry(node) || node.tagName === 'SELECT' || /^(textbox|combobox|searchbox|spinbutton)$/.test(node.getAttribute('role') || '')) break; continue; }
       var parent = node.parentElement;
-      if (!parent || parent.closest('script,style,template')) continue;
-      if (typeof parent.checkVisibility !== 'function' || parent.checkVisibility()) words += ' ' + node.textContent;
+      if (!parent || parent.closest('script,style,template') || !shown(parent)) continue;
+      words += ' ' + node.textContent;
     }
-    if (clean(words)) cue.after = clean(words);
+    if (clean(words, afterLimit)) cue.after = clean(words, afterLimit);
   }
   return cue;
 })`;
@@ -81,7 +104,7 @@ const FORMAT_CUE_JS = `(function (limit) {
 /** The focused text control's cue, or undefined when there is none (no text control has the focus, the page cannot be read). */
 export async function readFormatCue(page: Page, deadline: Deadline): Promise<FormatCue | undefined> {
   try {
-    const found = await withinDeadline(deadline, page.evaluate(`${FORMAT_CUE_JS}(${CUE_LIMIT})`), "reading the field's format cue");
+    const found = await withinDeadline(deadline, page.evaluate(`${FORMAT_CUE_JS}(${READ_LIMIT}, ${AFTER_LIMIT})`), "reading the field's format cue");
     if (found === null || typeof found !== 'object') return undefined;
     const parsed = formatCueSchema.safeParse(found);
     return parsed.success ? parsed.data : undefined;
@@ -98,10 +121,20 @@ export function storedFormatCue(cue: FormatCue, params: BoundParams): FormatCue 
   const stored: FormatCue = {};
   for (const part of CUE_PARTS) {
     const text = cue[part];
-    if (text) stored[part] = hideSecretsInCut(text, text.length >= CUE_LIMIT, params);
+    if (text) stored[part] = storedPart(hideSecretsInCut(text.replace(/\s+/g, ' ').trim(), text.length >= READ_LIMIT, params));
   }
   return stored;
 }
+
+/** A part as stored: whole when short; else its first words and a hash of the whole (a format said at the end of a long hint is compared too). */
+function storedPart(text: string): string {
+  if (text.length <= STORED_LIMIT) return text;
+  const hash = createHash('sha256').update(text.toLowerCase()).digest('hex').slice(0, 16);
+  return `${text.slice(0, STORED_LIMIT - 24)}... #${hash}`;
+}
+
+/** The cue of a field that could not be read when recorded: a learned format is never typed there from the cache. */
+export const UNREAD_CUE: FormatCue = { unread: true };
 
 /** Formats whose output depends on a convention a page may change: the order of a date's parts, a clock, a number's separators, a phone's layout. */
 function conventional(format: Format): boolean {
@@ -137,6 +170,7 @@ export function typesInLearnedFormat(text: string): boolean {
  * none does. A live cue that could not be read is a difference: the format cannot be shown the same.
  */
 export function formatCueDifference(recorded: FormatCue, live: FormatCue | undefined, params: BoundParams): string | undefined {
+  if (recorded.unread) return "the field's format cue (placeholder, description, the text after it) could not be read when recorded";
   if (!live) return "the field's format cue (placeholder, description, the text after it) could not be read";
   const fold = (text: string | undefined) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
   const stored = storedFormatCue(live, params);

@@ -1,4 +1,4 @@
-import { readFormatCue, storedFormatCue } from '../checks/formatCue.js';
+import { readFormatCue, storedFormatCue, UNREAD_CUE } from '../checks/formatCue.js';
 import { actionPoint, type Action } from '../actions/action.js';
 import type { TypeMode } from '../actions/perform.js';
 import type { Fingerprint, Target } from '../checks/fingerprint.js';
@@ -82,9 +82,11 @@ export function typeModeFor(target: Target | null): TypeMode {
  * compared on replay where the step's text renders a value in a learned format.
  */
 async function formatCueOf(page: Page, target: Target, params: BoundParams, deadline: Deadline): Promise<Pick<NodeState, 'formatCue'>> {
-  if (!target.showsValue || target.fingerprint.tag === 'select') return {};
+  // A select is chosen by its option; a native date or time input is set by its ISO value, whatever it shows.
+  if (!target.showsValue || target.fingerprint.tag === 'select' || typeModeFor(target) === 'value') return {};
   const cue = await readFormatCue(page, deadline);
-  return cue ? { formatCue: storedFormatCue(cue, params) } : {};
+  // A field whose cue could not be read now cannot be shown the same later: marked, never left unchecked.
+  return { formatCue: cue ? storedFormatCue(cue, params) : UNREAD_CUE };
 }
 
 export async function captureEvidence(page: Page, action: Action, params: BoundParams, task: string, deadline: Deadline): Promise<RecordedEvidence> {
